@@ -1,0 +1,72 @@
+/** The sharing area (admin API): assistants, documents, keys and the SDK share settings. */
+import { z } from "zod";
+import { assistantIdSchema, datasourceIdSchema, documentIdSchema, keyIdSchema, scopeSchema } from "./common.ts";
+
+export const assistantCreateSchema = z.object({
+  name: z.string().trim().min(1, "name must not be empty").max(200, "name must be at most 200 characters"),
+});
+
+export const assistantSchema = z.object({
+  id: assistantIdSchema,
+  name: z.string(),
+  created_at: z.iso.datetime(),
+});
+
+export const assistantListSchema = z.object({ assistants: z.array(assistantSchema) });
+
+export const documentStatusSchema = z.enum(["queued", "processing", "ready", "failed"]);
+
+export const documentSchema = z.object({
+  id: documentIdSchema,
+  file_name: z.string(),
+  id_datasource: datasourceIdSchema,
+  datasource: z.string(),
+  status: documentStatusSchema,
+  error: z.string().optional(),
+  warnings: z.array(z.string()).optional(),
+  bytes: z.int().min(0),
+  sha256: z.string(),
+  pages: z.int().min(0).optional(),
+  pages_done: z.int().min(0).optional(),
+  passages: z.int().min(0).optional(),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+});
+
+export const documentListSchema = z.object({ documents: z.array(documentSchema) });
+
+export const keyCreateSchema = z.object({
+  scopes: z
+    .array(scopeSchema)
+    .min(1, "scopes must name ask, rag or both")
+    .refine((scopes) => new Set(scopes).size === scopes.length, "scopes must not repeat"),
+  name: z.string().trim().max(200).optional(),
+});
+
+export const keyRecordSchema = z.object({
+  id: keyIdSchema,
+  id_assistant: assistantIdSchema,
+  name: z.string().nullable(),
+  scopes: z.array(scopeSchema),
+  prefix: z.string(),
+  created_at: z.iso.datetime(),
+  revoked_at: z.iso.datetime().nullable(),
+});
+
+export const keyCreatedSchema = keyRecordSchema.extend({ key: z.string() });
+
+export const keyListSchema = z.object({ keys: z.array(keyRecordSchema) });
+
+export const shareSchema = z.object({
+  assistant: assistantIdSchema,
+  base_url: z.url(),
+});
+
+export type AssistantCreate = z.infer<typeof assistantCreateSchema>;
+export type Assistant = z.infer<typeof assistantSchema>;
+export type DocumentStatus = z.infer<typeof documentStatusSchema>;
+export type DocumentRecord = z.infer<typeof documentSchema>;
+export type KeyCreate = z.infer<typeof keyCreateSchema>;
+export type KeyRecord = z.infer<typeof keyRecordSchema>;
+export type KeyCreated = z.infer<typeof keyCreatedSchema>;
+export type Share = z.infer<typeof shareSchema>;

@@ -1,0 +1,27 @@
+/** PDF page slice and token refresh payloads. */
+import { z } from "zod";
+import { externalSessionSchema, idUserSchema, referenceIdSchema } from "./common.ts";
+import { pdfTokenSchema } from "./reference.ts";
+
+export const pdfPageQuerySchema = z.object({
+  page: z.coerce.number({ error: "page must be a page index" }).int("page must be an integer").min(0),
+});
+
+export const pdfRefreshRequestSchema = z.object({
+  token: z.string().min(1).max(4096),
+  id_reference: referenceIdSchema,
+  id_user: idUserSchema,
+  external_session: externalSessionSchema,
+});
+
+export const pdfRefreshResponseSchema = pdfTokenSchema;
+
+/** Response headers of the PDF page endpoint. */
+export const pdfSliceHeaders = {
+  sliceStart: "X-Pdf-Slice-Start",
+  pageCount: "X-Pdf-Page-Count",
+} as const;
+
+export type PdfPageQuery = z.infer<typeof pdfPageQuerySchema>;
+export type PdfRefreshRequest = z.infer<typeof pdfRefreshRequestSchema>;
+export type PdfRefreshResponse = z.infer<typeof pdfRefreshResponseSchema>;

@@ -1,0 +1,55 @@
+/** The rag request and its ranked passages. */
+import { z } from "zod";
+import { limits } from "../limits.ts";
+import { datasourceIdSchema, documentIdSchema, idUserSchema } from "./common.ts";
+import { rectSchema, referenceKindSchema } from "./reference.ts";
+import { boundedText } from "./text.ts";
+
+export const ragRequestSchema = z.object({
+  query: boundedText("query", limits.queryLength.min, limits.queryLength.max),
+  id_user: idUserSchema.optional(),
+  max_results: z
+    .int({ error: "max_results must be an integer" })
+    .min(limits.maxResults.min, `max_results must be ${limits.maxResults.min} to ${limits.maxResults.max}`)
+    .max(limits.maxResults.max, `max_results must be ${limits.maxResults.min} to ${limits.maxResults.max}`)
+    .default(limits.maxResults.default),
+  datasource_ids: z
+    .array(z.string().min(1).max(128))
+    .max(limits.datasourceIds.max, `datasource_ids holds at most ${limits.datasourceIds.max} entries`)
+    .optional(),
+});
+
+export const retrievalMetadataSchema = z.looseObject({
+  kind: referenceKindSchema,
+  title: z.string(),
+  file_name: z.string(),
+  id_document: documentIdSchema,
+  heading: z.string().nullable(),
+  score: z.number(),
+  page_index: z.int().min(0).optional(),
+  page_indices: z.array(z.int().min(0)).optional(),
+  page_width: z.number().positive().optional(),
+  page_height: z.number().positive().optional(),
+  rects: z.array(rectSchema).optional(),
+  url: z.string().nullable().optional(),
+  start_s: z.number().min(0).optional(),
+  end_s: z.number().min(0).optional(),
+});
+
+export const retrievalResultSchema = z.looseObject({
+  id_element: z.string(),
+  id_datasource: datasourceIdSchema,
+  content: z.string(),
+  rank: z.int().min(1),
+  metadata: retrievalMetadataSchema,
+});
+
+export const ragResponseSchema = z.looseObject({
+  results: z.array(retrievalResultSchema),
+});
+
+export type RagRequest = z.input<typeof ragRequestSchema>;
+export type ParsedRagRequest = z.infer<typeof ragRequestSchema>;
+export type RetrievalMetadata = z.infer<typeof retrievalMetadataSchema>;
+export type RetrievalResult = z.infer<typeof retrievalResultSchema>;
+export type RagResponse = z.infer<typeof ragResponseSchema>;

@@ -1,0 +1,100 @@
+/** Claims and references: what an answer's markers resolve to. */
+import { z } from "zod";
+import { datasourceIdSchema, documentIdSchema, referenceIdSchema } from "./common.ts";
+
+/** `[x0, y0, x1, y1]` in PDF points, top-left origin of the displayed (rotated, cropped) page. */
+export const rectSchema = z.tuple([z.number(), z.number(), z.number(), z.number()]);
+
+export const pdfSpanSchema = z.object({
+  page_index: z.int().min(0),
+  rects: z.array(rectSchema),
+  page_width: z.number().positive(),
+  page_height: z.number().positive(),
+});
+
+export const pdfTokenSchema = z.object({
+  token: z.string().min(1),
+  expires_at: z.iso.datetime(),
+});
+
+const referenceBase = {
+  id: referenceIdSchema,
+  id_datasource: datasourceIdSchema,
+  id_document: documentIdSchema,
+  title: z.string(),
+  quote: z.string(),
+  url: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+};
+
+export const pdfHighlightReferenceSchema = z.looseObject({
+  ...referenceBase,
+  kind: z.literal("pdf_highlight"),
+  page_index: z.int().min(0),
+  rects: z.array(rectSchema),
+  bbox: rectSchema,
+  page_width: z.number().positive(),
+  page_height: z.number().positive(),
+  spans: z.array(pdfSpanSchema).min(1),
+  pdf: pdfTokenSchema,
+});
+
+export const chartHintSchema = z.object({
+  type: z.enum(["line", "bar", "scatter", "pie", "none"]),
+  x: z.string().nullable(),
+  y: z.array(z.string()),
+});
+
+export const tableReferenceSchema = z.looseObject({
+  ...referenceBase,
+  kind: z.literal("table"),
+  columns: z.array(z.string()),
+  rows: z.array(z.array(z.string())),
+  chart_hint: chartHintSchema,
+});
+
+export const timedReferenceSchema = z.looseObject({
+  ...referenceBase,
+  kind: z.enum(["video_interval", "transcript_snippet"]),
+  start_s: z.number().min(0),
+  end_s: z.number().min(0),
+});
+
+export const plainReferenceSchema = z.looseObject({
+  ...referenceBase,
+  kind: z.enum(["paragraph", "image", "catalogue_record", "external_link"]),
+});
+
+export const referenceSchema = z.discriminatedUnion("kind", [
+  pdfHighlightReferenceSchema,
+  tableReferenceSchema,
+  timedReferenceSchema,
+  plainReferenceSchema,
+]);
+
+export const referenceKindSchema = z.enum([
+  "pdf_highlight",
+  "paragraph",
+  "table",
+  "image",
+  "video_interval",
+  "transcript_snippet",
+  "catalogue_record",
+  "external_link",
+]);
+
+export const claimSchema = z.looseObject({
+  n: z.int().min(1),
+  text: z.string(),
+  reference_ids: z.array(referenceIdSchema),
+  support: z.number().min(0).max(1),
+});
+
+export type Rect = z.infer<typeof rectSchema>;
+export type PdfSpan = z.infer<typeof pdfSpanSchema>;
+export type PdfToken = z.infer<typeof pdfTokenSchema>;
+export type ChartHint = z.infer<typeof chartHintSchema>;
+export type PdfHighlightReference = z.infer<typeof pdfHighlightReferenceSchema>;
+export type Reference = z.infer<typeof referenceSchema>;
+export type ReferenceKind = z.infer<typeof referenceKindSchema>;
+export type Claim = z.infer<typeof claimSchema>;
