@@ -1,5 +1,5 @@
 /** What readers produce: text blocks under their headings, each sentence with its exact positions. */
-import type { PdfSpan } from "../../sdk/core/index.ts";
+import type { ChartHint, PdfSpan } from "../../sdk/core/index.ts";
 
 /** One sentence of a source. PDF sentences carry one span per page they cross (rects one per line). */
 export interface SourceSentence {
@@ -43,5 +43,34 @@ export class PdfReadError extends Error {
     super(message);
     this.name = "PdfReadError";
     this.reason = reason;
+  }
+}
+
+/** Evidence a non-PDF block carries; PDF blocks need none (their sentences have spans). */
+export type BlockEvidence =
+  | { kind: "paragraph" }
+  | { kind: "external_link"; url: string }
+  | { kind: "image"; url: string | null; alt: string }
+  | { kind: "table"; columns: string[]; rows: string[][]; chartHint: ChartHint }
+  | { kind: "transcript_snippet"; startS: number; endS: number }
+  | { kind: "video_interval"; startS: number; endS: number; url: string }
+  | { kind: "catalogue_record"; record: Record<string, unknown> };
+
+/** A block of a non-PDF source: one passage-sized unit with its evidence kind. */
+export interface TextSourceBlock extends SourceBlock {
+  evidence: BlockEvidence;
+}
+
+export interface TextExtraction {
+  title: string | null;
+  blocks: TextSourceBlock[];
+  warnings: string[];
+}
+
+/** A file that cannot be ingested; `message` is shown to the customer as the document's error. */
+export class SourceReadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SourceReadError";
   }
 }

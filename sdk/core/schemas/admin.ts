@@ -1,6 +1,12 @@
 /** The sharing area (admin API): assistants, documents, keys and the SDK share settings. */
 import { z } from "zod";
-import { assistantIdSchema, datasourceIdSchema, documentIdSchema, keyIdSchema, scopeSchema } from "./common.ts";
+import {
+  assistantIdSchema,
+  datasourceIdSchema,
+  documentIdSchema,
+  keyIdSchema,
+  scopeSchema,
+} from "./common.ts";
 
 export const assistantCreateSchema = z.object({
   name: z.string().trim().min(1, "name must not be empty").max(200, "name must be at most 200 characters"),

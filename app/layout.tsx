@@ -1,0 +1,16 @@
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: "Cited",
+  description: "Answers grounded in your documents, with citations on the exact lines.",
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body className="min-h-screen bg-stone-50 text-stone-900 antialiased">{children}</body>
+    </html>
+  );
+}

@@ -1,0 +1,350 @@
+/** Builds the OpenAPI 3.1 document of the public API and the sharing area from the sdk/core zod schemas. */
+import { z } from "zod";
+import {
+  askRequestSchema,
+  askStreamLineSchema,
+  assistantCreateSchema,
+  assistantListSchema,
+  assistantSchema,
+  documentListSchema,
+  keyCreatedSchema,
+  keyCreateSchema,
+  keyListSchema,
+  pdfRefreshRequestSchema,
+  pdfRefreshResponseSchema,
+  problemDetailsSchema,
+  ragRequestSchema,
+  ragResponseSchema,
+  SDK_VERSION,
+  shareSchema,
+} from "../sdk/core/index.ts";
+
+type JsonObject = Record<string, unknown>;
+
+function schema(zodSchema: z.ZodType, io: "input" | "output"): JsonObject {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(zodSchema, {
+    io,
+    unrepresentable: "any",
+  }) as JsonObject;
+  return rest;
+}
+
+const problem = (description: string) => ({
+  description,
+  headers: { "X-Request-ID": { $ref: "#/components/headers/RequestId" } },
+  content: { "application/problem+json": { schema: { $ref: "#/components/schemas/ProblemDetails" } } },
+});
+
+const commonErrors = {
+  "400": problem("Unreadable request: bad JSON, wrong content type or a missing X-App-Code header."),
+  "401": problem("Missing, malformed, unknown or revoked key (`invalid_key`)."),
+  "403": problem("The key lacks the scope this call needs (`missing_scope`)."),
+  "404": problem("Unknown assistant, or one this key may not act for."),
+  "413": problem("Request body too large."),
+  "422": problem("Readable but out of bounds (`invalid_input`); `errors` lists each field."),
+  "429": {
+    ...problem("Rate limited; retry after `Retry-After` seconds."),
+    headers: {
+      "X-Request-ID": { $ref: "#/components/headers/RequestId" },
+      "Retry-After": { schema: { type: "integer" } },
+      "RateLimit-Limit": { schema: { type: "integer" } },
+      "RateLimit-Remaining": { schema: { type: "integer" } },
+      "RateLimit-Reset": { schema: { type: "integer" } },
+    },
+  },
+  "502": problem("Transient upstream failure; retry."),
+  "503": problem("Temporarily unavailable; retry."),
+  "504": problem("Timed out; retry."),
+};
+
+const jsonBody = (ref: string) => ({
+  required: true,
+  content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } },
+});
+
+const jsonResponse = (description: string, ref: string) => ({
+  description,
+  headers: { "X-Request-ID": { $ref: "#/components/headers/RequestId" } },
+  content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } },
+});
+
+const publicHeaders = [
+  { $ref: "#/components/parameters/AppCode" },
+  { $ref: "#/components/parameters/RequestId" },
+];
+const adminSecurity = [{ adminToken: [] }];
+const assistantPath = { name: "assistant", in: "path", required: true, schema: { type: "string" } };
+
+export function buildOpenApiDocument(): JsonObject {
+  return {
+    openapi: "3.1.1",
+    info: {
+      title: "Cited knowledge agent service",
+      version: SDK_VERSION,
+      description:
+        "Cited answers grounded in uploaded documents. Generated from the zod schemas in sdk/core (npm run openapi); do not edit by hand.",
+    },
+    servers: [{ url: "{base_url}", variables: { base_url: { default: "http://127.0.0.1:8787" } } }],
+    security: [{ apiKey: [] }],
+    paths: {
+      "/external/v1/assistants/{assistant}/sessions/{external_session}/ask": {
+        post: {
+          operationId: "ask",
+          summary: "Ask a question; streams a cited, session-aware answer (scope `ask`).",
+          parameters: [
+            assistantPath,
+            {
+              name: "external_session",
+              in: "path",
+              required: true,
+              description: "Caller-chosen UUID; asks with the same session share memory.",
+              schema: { type: "string", format: "uuid" },
+            },
+            ...publicHeaders,
+          ],
+          requestBody: jsonBody("AskRequest"),
+          responses: {
+            "200": {
+              description:
+                "NDJSON stream, one AskStreamLine per line: status/activity events, `utterance` snapshots (replace the text; claims, references and numbering accumulate), then `done`, or `error` if a failure happens after the stream started.",
+              headers: { "X-Request-ID": { $ref: "#/components/headers/RequestId" } },
+              content: {
+                "application/x-ndjson": {
+                  schema: { $ref: "#/components/schemas/AskStreamLine" },
+                  itemSchema: { $ref: "#/components/schemas/AskStreamLine" },
+                },
+              },
+            },
+            ...commonErrors,
+          },
+        },
+      },
+      "/external/v1/assistants/{assistant}/rag": {
+        post: {
+          operationId: "rag",
+          summary: "Ranked passages for the caller's own model (scope `rag`).",
+          parameters: [assistantPath, ...publicHeaders],
+          requestBody: jsonBody("RagRequest"),
+          responses: { "200": jsonResponse("Ranked retrieval results.", "RagResponse"), ...commonErrors },
+        },
+      },
+      "/chat/reference/pdf/{token}": {
+        get: {
+          operationId: "pdfPage",
+          summary: "A 3-page PDF slice around the cited page (scope `ask`).",
+          parameters: [
+            { name: "token", in: "path", required: true, schema: { type: "string" } },
+            { name: "page", in: "query", required: true, schema: { type: "integer", minimum: 0 } },
+            {
+              name: "X-External-User-Id",
+              in: "header",
+              required: true,
+              description: "Must equal the user the token was issued for.",
+              schema: { type: "string" },
+            },
+            ...publicHeaders,
+          ],
+          responses: {
+            "200": {
+              description: "Pages [page-1, page, page+1] clamped to the document.",
+              headers: {
+                "X-Request-ID": { $ref: "#/components/headers/RequestId" },
+                "X-Pdf-Slice-Start": {
+                  description: "0-based index of the slice's first page.",
+                  schema: { type: "integer" },
+                },
+                "X-Pdf-Page-Count": {
+                  description: "Pages in the whole document.",
+                  schema: { type: "integer" },
+                },
+                "Cache-Control": { schema: { type: "string" } },
+              },
+              content: {
+                "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf" } },
+              },
+            },
+            ...commonErrors,
+            "401": problem(
+              "Invalid key, tampered token (`invalid_token`) or expired token (`token_expired`).",
+            ),
+            "403": problem("Missing scope, or X-External-User-Id is not the token's user."),
+          },
+        },
+      },
+      "/chat/reference/pdf/refresh": {
+        post: {
+          operationId: "pdfRefresh",
+          summary: "Renew an expired, authentic PDF token, once (scope `ask`).",
+          parameters: publicHeaders,
+          requestBody: jsonBody("PdfRefreshRequest"),
+          responses: {
+            "200": jsonResponse("A new token.", "PdfRefreshResponse"),
+            ...commonErrors,
+            "409": problem("The token is not expired yet, or was already renewed (`refresh_not_allowed`)."),
+          },
+        },
+      },
+      "/admin/v1/assistants": {
+        get: {
+          operationId: "listAssistants",
+          security: adminSecurity,
+          responses: {
+            "200": jsonResponse("Assistants.", "AssistantList"),
+            "401": problem("Wrong admin token."),
+          },
+        },
+        post: {
+          operationId: "createAssistant",
+          security: adminSecurity,
+          requestBody: jsonBody("AssistantCreate"),
+          responses: { "201": jsonResponse("Created.", "Assistant"), "401": problem("Wrong admin token.") },
+        },
+      },
+      "/admin/v1/assistants/{assistant}": {
+        delete: {
+          operationId: "deleteAssistant",
+          security: adminSecurity,
+          parameters: [assistantPath],
+          responses: { "204": { description: "Deleted." }, "404": problem("Unknown assistant.") },
+        },
+      },
+      "/admin/v1/assistants/{assistant}/documents": {
+        get: {
+          operationId: "listDocuments",
+          security: adminSecurity,
+          parameters: [assistantPath],
+          responses: { "200": jsonResponse("Documents with their ingestion state.", "DocumentList") },
+        },
+        post: {
+          operationId: "uploadDocuments",
+          security: adminSecurity,
+          parameters: [assistantPath],
+          requestBody: {
+            required: true,
+            content: {
+              "multipart/form-data": {
+                schema: {
+                  type: "object",
+                  properties: {
+                    files: {
+                      type: "array",
+                      items: { type: "string", contentMediaType: "application/octet-stream" },
+                    },
+                    datasource: {
+                      type: "string",
+                      description: "Datasource name or id; default: the assistant's own.",
+                    },
+                  },
+                  required: ["files"],
+                },
+              },
+            },
+          },
+          responses: {
+            "202": jsonResponse("Accepted; ingestion runs in the background.", "DocumentList"),
+            "404": problem("Unknown assistant."),
+            "413": problem("A file is over the size limit."),
+          },
+        },
+      },
+      "/admin/v1/assistants/{assistant}/documents/{document}": {
+        delete: {
+          operationId: "deleteDocument",
+          security: adminSecurity,
+          parameters: [
+            assistantPath,
+            { name: "document", in: "path", required: true, schema: { type: "string" } },
+          ],
+          responses: { "204": { description: "Deleted." }, "404": problem("Unknown document.") },
+        },
+      },
+      "/admin/v1/assistants/{assistant}/keys": {
+        get: {
+          operationId: "listKeys",
+          security: adminSecurity,
+          parameters: [assistantPath],
+          responses: { "200": jsonResponse("Keys (never the secret).", "KeyList") },
+        },
+        post: {
+          operationId: "createKey",
+          security: adminSecurity,
+          parameters: [assistantPath],
+          requestBody: jsonBody("KeyCreate"),
+          responses: { "201": jsonResponse("The key; the full secret is shown only here.", "KeyCreated") },
+        },
+      },
+      "/admin/v1/keys/{key}": {
+        delete: {
+          operationId: "revokeKey",
+          security: adminSecurity,
+          parameters: [{ name: "key", in: "path", required: true, schema: { type: "string" } }],
+          responses: {
+            "204": { description: "Revoked, effective on the next request." },
+            "404": problem("Unknown key."),
+          },
+        },
+      },
+      "/admin/v1/assistants/{assistant}/share": {
+        get: {
+          operationId: "share",
+          security: adminSecurity,
+          parameters: [assistantPath],
+          responses: {
+            "200": jsonResponse("What the SDK needs: the assistant id and the base URL.", "Share"),
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          description: "Assistant API key with scopes `ask` and/or `rag`.",
+        },
+        adminToken: {
+          type: "http",
+          scheme: "bearer",
+          description: "The sharing-area admin token (CKA_ADMIN_TOKEN).",
+        },
+      },
+      parameters: {
+        AppCode: {
+          name: "X-App-Code",
+          in: "header",
+          required: true,
+          schema: { type: "string", const: "selfserve" },
+        },
+        RequestId: {
+          name: "X-Request-ID",
+          in: "header",
+          required: false,
+          description: "Echoed back when valid; generated otherwise.",
+          schema: { type: "string" },
+        },
+      },
+      headers: { RequestId: { description: "Keep it for support.", schema: { type: "string" } } },
+      schemas: {
+        AskRequest: schema(askRequestSchema, "input"),
+        AskStreamLine: schema(askStreamLineSchema, "output"),
+        RagRequest: schema(ragRequestSchema, "input"),
+        RagResponse: schema(ragResponseSchema, "output"),
+        PdfRefreshRequest: schema(pdfRefreshRequestSchema, "input"),
+        PdfRefreshResponse: schema(pdfRefreshResponseSchema, "output"),
+        ProblemDetails: schema(problemDetailsSchema, "output"),
+        AssistantCreate: schema(assistantCreateSchema, "input"),
+        Assistant: schema(assistantSchema, "output"),
+        AssistantList: schema(assistantListSchema, "output"),
+        DocumentList: schema(documentListSchema, "output"),
+        KeyCreate: schema(keyCreateSchema, "input"),
+        KeyCreated: schema(keyCreatedSchema, "output"),
+        KeyList: schema(keyListSchema, "output"),
+        Share: schema(shareSchema, "output"),
+      },
+    },
+  };
+}
+
+export function renderOpenApiDocument(): string {
+  return `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
+}

@@ -1,0 +1,48 @@
+/** The service's HTTP edge: request ids, problem-details errors, and the route groups mounted on one app. */
+import { Hono } from "hono";
+import { HttpProblem, internalProblem } from "./problem.ts";
+import { requestIdFor } from "./request-id.ts";
+
+export interface AppVariables {
+  requestId: string;
+}
+
+export type ServiceHono = Hono<{ Variables: AppVariables }>;
+
+export interface AppLogger {
+  error(message: string, details: Record<string, unknown>): void;
+}
+
+export function createHttpApp(logger: AppLogger, mount: (app: ServiceHono) => void): ServiceHono {
+  const app: ServiceHono = new Hono<{ Variables: AppVariables }>();
+
+  app.use(async (context, next) => {
+    const requestId = requestIdFor(context.req.raw);
+    context.set("requestId", requestId);
+    await next();
+    context.res.headers.set("X-Request-ID", requestId);
+  });
+
+  app.get("/healthz", (context) => context.json({ status: "ok" }));
+  mount(app);
+
+  app.notFound((context) =>
+    new HttpProblem(404, "not_found", `No route for ${context.req.method} ${context.req.path}.`).toResponse(
+      context.get("requestId"),
+    ),
+  );
+
+  app.onError((error, context) => {
+    const requestId = context.get("requestId") ?? requestIdFor(context.req.raw);
+    if (error instanceof HttpProblem) return error.toResponse(requestId);
+    logger.error("unhandled error", {
+      requestId,
+      path: context.req.path,
+      error: String(error),
+      stack: error.stack,
+    });
+    return internalProblem().toResponse(requestId);
+  });
+
+  return app;
+}
