@@ -1,0 +1,70 @@
+/** Assistants and their datasources. */
+import type { Assistant } from "../../sdk/core/index.ts";
+import { randomId } from "../ids.ts";
+import { isoRequired } from "./rows.ts";
+import type { SqlQueryable } from "./sql-client.ts";
+
+interface AssistantRow {
+  id: string;
+  name: string;
+  created_at: Date;
+}
+
+export interface Datasource {
+  id: string;
+  assistantId: string;
+  name: string;
+  url: string | null;
+}
+
+const toAssistant = (row: AssistantRow): Assistant => ({
+  id: row.id,
+  name: row.name,
+  created_at: isoRequired(row.created_at),
+});
+
+export function createAssistantStore(db: SqlQueryable) {
+  return {
+    async create(name: string): Promise<Assistant> {
+      const [row] = await db.query<AssistantRow>(
+        "insert into assistants (id, name) values ($1, $2) returning id, name, created_at",
+        [randomId("asst"), name],
+      );
+      return toAssistant(row!);
+    },
+    async list(): Promise<Assistant[]> {
+      const rows = await db.query<AssistantRow>(
+        "select id, name, created_at from assistants order by created_at, id",
+      );
+      return rows.map(toAssistant);
+    },
+    async get(id: string): Promise<Assistant | null> {
+      const [row] = await db.query<AssistantRow>(
+        "select id, name, created_at from assistants where id = $1",
+        [id],
+      );
+      return row ? toAssistant(row) : null;
+    },
+    async remove(id: string): Promise<boolean> {
+      const rows = await db.query<{ id: string }>("delete from assistants where id = $1 returning id", [id]);
+      return rows.length > 0;
+    },
+    /** The datasource named or identified by `nameOrId`, created on first use when given by name. */
+    async datasource(assistantId: string, nameOrId: string): Promise<Datasource> {
+      const [existing] = await db.query<{ id: string; name: string; url: string | null }>(
+        "select id, name, url from datasources where assistant_id = $1 and (id = $2 or name = $2)",
+        [assistantId, nameOrId],
+      );
+      if (existing) return { id: existing.id, assistantId, name: existing.name, url: existing.url };
+      const url = /^https?:\/\//i.test(nameOrId) ? nameOrId : null;
+      const [created] = await db.query<{ id: string }>(
+        `insert into datasources (id, assistant_id, name, url) values ($1, $2, $3, $4)
+         on conflict (assistant_id, name) do update set name = excluded.name returning id`,
+        [randomId("ds"), assistantId, nameOrId, url],
+      );
+      return { id: created!.id, assistantId, name: nameOrId, url };
+    },
+  };
+}
+
+export type AssistantStore = ReturnType<typeof createAssistantStore>;

@@ -1,0 +1,169 @@
+/** Documents and their ingestion state; the queue that workers claim from. */
+import type { DocumentRecord, DocumentStatus } from "../../sdk/core/index.ts";
+import { randomId } from "../ids.ts";
+import { isoRequired, json } from "./rows.ts";
+import type { SqlQueryable } from "./sql-client.ts";
+
+interface DocumentRow {
+  id: string;
+  assistant_id: string;
+  datasource_id: string;
+  datasource_name: string;
+  file_name: string;
+  sha256: string;
+  bytes: string | number;
+  status: DocumentStatus;
+  error: string | null;
+  warnings: unknown;
+  title: string | null;
+  pages: number | null;
+  pages_done: number | null;
+  passages: number | null;
+  attempts: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface StoredDocument extends DocumentRecord {
+  assistantId: string;
+  title: string | null;
+  attempts: number;
+}
+
+const columns = `d.id, d.assistant_id, d.datasource_id, s.name as datasource_name, d.file_name, d.sha256, d.bytes,
+  d.status, d.error, d.warnings, d.title, d.pages, d.pages_done, d.passages, d.attempts, d.created_at, d.updated_at`;
+const fromDocuments = "documents d join datasources s on s.id = d.datasource_id";
+
+function toDocument(row: DocumentRow): StoredDocument {
+  const warnings = json<string[]>(row.warnings);
+  return {
+    id: row.id,
+    assistantId: row.assistant_id,
+    file_name: row.file_name,
+    id_datasource: row.datasource_id,
+    datasource: row.datasource_name,
+    status: row.status,
+    ...(row.error ? { error: row.error } : {}),
+    ...(warnings.length ? { warnings } : {}),
+    bytes: Number(row.bytes),
+    sha256: row.sha256,
+    ...(row.pages !== null ? { pages: row.pages } : {}),
+    ...(row.pages_done !== null ? { pages_done: row.pages_done } : {}),
+    ...(row.passages !== null ? { passages: row.passages } : {}),
+    title: row.title,
+    attempts: row.attempts,
+    created_at: isoRequired(row.created_at),
+    updated_at: isoRequired(row.updated_at),
+  };
+}
+
+export interface NewDocument {
+  assistantId: string;
+  datasourceId: string;
+  fileName: string;
+  sha256: string;
+  bytes: number;
+  /** A document known to be unusable at upload (empty, unsupported) is stored as failed with this reason. */
+  failure?: string;
+}
+
+/** How long a claimed document stays leased to one worker before another may take it over. */
+export const leaseSeconds = 60;
+
+export function createDocumentStore(db: SqlQueryable) {
+  const one = async (sql: string, params: Array<string | number | null>) => {
+    const [row] = await db.query<DocumentRow>(sql, params);
+    return row ? toDocument(row) : null;
+  };
+  const get = (id: string) => one(`select ${columns} from ${fromDocuments} where d.id = $1`, [id]);
+
+  return {
+    get,
+    /** Adds a document, or returns the existing one when the same bytes are already in the datasource. */
+    async add(input: NewDocument): Promise<{ document: StoredDocument; duplicate: boolean }> {
+      const id = randomId("doc");
+      const inserted = await db.query<{ id: string }>(
+        `insert into documents (id, assistant_id, datasource_id, file_name, sha256, bytes, status, error)
+         values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict (datasource_id, sha256) do nothing returning id`,
+        [
+          id,
+          input.assistantId,
+          input.datasourceId,
+          input.fileName,
+          input.sha256,
+          input.bytes,
+          input.failure ? "failed" : "queued",
+          input.failure ?? null,
+        ],
+      );
+      if (inserted.length > 0) return { document: (await get(id))!, duplicate: false };
+      const existing = await one(
+        `select ${columns} from ${fromDocuments} where d.datasource_id = $1 and d.sha256 = $2`,
+        [input.datasourceId, input.sha256],
+      );
+      return { document: existing!, duplicate: true };
+    },
+    async list(assistantId: string): Promise<StoredDocument[]> {
+      const rows = await db.query<DocumentRow>(
+        `select ${columns} from ${fromDocuments} where d.assistant_id = $1 order by d.created_at, d.id`,
+        [assistantId],
+      );
+      return rows.map(toDocument);
+    },
+    async remove(assistantId: string, id: string): Promise<boolean> {
+      const rows = await db.query<{ id: string }>(
+        "delete from documents where assistant_id = $1 and id = $2 returning id",
+        [assistantId, id],
+      );
+      return rows.length > 0;
+    },
+    /** Takes the oldest queued document (or one whose worker's lease ran out); safe across processes. */
+    async claimNext(): Promise<StoredDocument | null> {
+      const [row] = await db.query<{ id: string }>(
+        `update documents set status = 'processing', attempts = attempts + 1, error = null,
+           lease_until = now() + make_interval(secs => $1), updated_at = now()
+         where id = (
+           select id from documents
+           where status = 'queued' or (status = 'processing' and lease_until < now())
+           order by created_at, id limit 1 for update skip locked)
+         returning id`,
+        [leaseSeconds],
+      );
+      return row ? get(row.id) : null;
+    },
+    async renewLease(id: string): Promise<void> {
+      await db.query(
+        "update documents set lease_until = now() + make_interval(secs => $2) where id = $1 and status = 'processing'",
+        [id, leaseSeconds],
+      );
+    },
+    async progress(id: string, pagesDone: number, pages: number): Promise<void> {
+      await db.query(
+        "update documents set pages_done = $2, pages = $3, updated_at = now() where id = $1 and status = 'processing'",
+        [id, pagesDone, pages],
+      );
+    },
+    async fail(id: string, reason: string): Promise<void> {
+      await db.query(
+        "update documents set status = 'failed', error = $2, lease_until = null, updated_at = now() where id = $1",
+        [id, reason],
+      );
+    },
+    /** After a crash of the only process that owns the data, nothing is being worked on: requeue it all. */
+    async requeueInterrupted(): Promise<number> {
+      const rows = await db.query<{ id: string }>(
+        "update documents set status = 'queued', lease_until = null, updated_at = now() where status = 'processing' returning id",
+      );
+      return rows.length;
+    },
+    async readyDocumentIds(assistantId: string): Promise<string[]> {
+      const rows = await db.query<{ id: string }>(
+        "select id from documents where assistant_id = $1 and status = 'ready' order by id",
+        [assistantId],
+      );
+      return rows.map((row) => row.id);
+    },
+  };
+}
+
+export type DocumentStore = ReturnType<typeof createDocumentStore>;

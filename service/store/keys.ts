@@ -1,0 +1,87 @@
+/** API keys: shown once, stored as a hash, checked in constant time, revocable at once. */
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { KeyCreated, KeyRecord, Scope } from "../../sdk/core/index.ts";
+import { randomId } from "../ids.ts";
+import { iso, isoRequired } from "./rows.ts";
+import type { SqlQueryable } from "./sql-client.ts";
+
+/** Every key starts with this, so a leaked key is recognisable by secret scanners. */
+export const keyPrefix = "cka_live_";
+
+interface KeyRow {
+  id: string;
+  assistant_id: string;
+  name: string | null;
+  scopes: string[];
+  prefix: string;
+  hash: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+const toRecord = (row: KeyRow): KeyRecord => ({
+  id: row.id,
+  id_assistant: row.assistant_id,
+  name: row.name,
+  scopes: row.scopes as Scope[],
+  prefix: row.prefix,
+  created_at: isoRequired(row.created_at),
+  revoked_at: iso(row.revoked_at),
+});
+
+const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex");
+
+/** `cka_live_<key id without its prefix>_<secret>`: the id finds the record, the secret is compared in constant time. */
+function parseKey(key: string): { id: string; secret: string } | null {
+  const match = /^cka_live_([A-Za-z0-9]{20})_([A-Za-z0-9_-]{43})$/.exec(key);
+  return match ? { id: `key_${match[1]}`, secret: match[2]! } : null;
+}
+
+export interface VerifiedKey {
+  id: string;
+  assistantId: string;
+  scopes: Scope[];
+}
+
+export function createKeyStore(db: SqlQueryable) {
+  const columns = "id, assistant_id, name, scopes, prefix, hash, created_at, revoked_at";
+  return {
+    async create(assistantId: string, scopes: Scope[], name: string | null): Promise<KeyCreated> {
+      const id = randomId("key");
+      const secret = randomBytes(32).toString("base64url");
+      const key = `${keyPrefix}${id.slice(4)}_${secret}`;
+      const [row] = await db.query<KeyRow>(
+        `insert into api_keys (id, assistant_id, name, scopes, prefix, hash) values ($1, $2, $3, $4::text[], $5, $6)
+         returning ${columns}`,
+        [id, assistantId, name, scopes, key.slice(0, keyPrefix.length + 6), hashSecret(secret)],
+      );
+      return { ...toRecord(row!), key };
+    },
+    async list(assistantId: string): Promise<KeyRecord[]> {
+      const rows = await db.query<KeyRow>(
+        `select ${columns} from api_keys where assistant_id = $1 order by created_at, id`,
+        [assistantId],
+      );
+      return rows.map(toRecord);
+    },
+    async revoke(id: string): Promise<KeyRecord | null> {
+      const [row] = await db.query<KeyRow>(
+        `update api_keys set revoked_at = coalesce(revoked_at, now()) where id = $1 returning ${columns}`,
+        [id],
+      );
+      return row ? toRecord(row) : null;
+    },
+    /** The key's record when the key is well formed, known and not revoked; otherwise null. */
+    async verify(key: string): Promise<VerifiedKey | null> {
+      const parsed = parseKey(key);
+      if (!parsed) return null;
+      const [row] = await db.query<KeyRow>(`select ${columns} from api_keys where id = $1`, [parsed.id]);
+      const expected = Buffer.from(row?.hash ?? "0".repeat(64), "hex");
+      const matches = timingSafeEqual(expected, Buffer.from(hashSecret(parsed.secret), "hex"));
+      if (!row || !matches || row.revoked_at) return null;
+      return { id: row.id, assistantId: row.assistant_id, scopes: row.scopes as Scope[] };
+    },
+  };
+}
+
+export type KeyStore = ReturnType<typeof createKeyStore>;

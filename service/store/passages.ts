@@ -1,0 +1,135 @@
+/** Passages with their sentence positions; a document's passages are committed all at once or not at all. */
+import type { ReferenceKind } from "../../sdk/core/index.ts";
+import type { PassageEvidence, PassageWithSource, StoredPassage, StoredSentence } from "../domain.ts";
+import { json } from "./rows.ts";
+import type { SqlClient, SqlQueryable } from "./sql-client.ts";
+
+interface PassageRow {
+  id: string;
+  document_id: string;
+  assistant_id: string;
+  datasource_id: string;
+  ordinal: number;
+  kind: ReferenceKind;
+  text: string;
+  heading: string;
+  title: string;
+  sentences: unknown;
+  evidence: unknown;
+  page_start: number | null;
+  page_end: number | null;
+  file_name: string;
+}
+
+const toPassage = (row: PassageRow): PassageWithSource => ({
+  id: row.id,
+  documentId: row.document_id,
+  assistantId: row.assistant_id,
+  datasourceId: row.datasource_id,
+  ordinal: row.ordinal,
+  kind: row.kind,
+  text: row.text,
+  heading: row.heading,
+  title: row.title,
+  sentences: json<StoredSentence[]>(row.sentences),
+  evidence: json<PassageEvidence>(row.evidence),
+  pageStart: row.page_start,
+  pageEnd: row.page_end,
+  fileName: row.file_name,
+});
+
+export interface DocumentOutcome {
+  title: string | null;
+  pages: number | null;
+  warnings: string[];
+}
+
+/** Rows sent to the database in one JSON parameter, so a document of any size is one statement per batch. */
+const batchSize = 2000;
+
+export function createPassageStore(db: SqlClient) {
+  return {
+    /** Replaces the document's passages and marks it ready, in one transaction. */
+    async commitDocument(
+      documentId: string,
+      passages: readonly StoredPassage[],
+      outcome: DocumentOutcome,
+    ): Promise<boolean> {
+      return db.transaction(async (transaction) => {
+        const [claimed] = await transaction.query<{ id: string }>(
+          "select id from documents where id = $1 and status = 'processing' for update",
+          [documentId],
+        );
+        if (!claimed) return false;
+        await transaction.query("delete from passages where document_id = $1", [documentId]);
+        for (let start = 0; start < passages.length; start += batchSize) {
+          await insertBatch(transaction, passages.slice(start, start + batchSize));
+        }
+        await transaction.query(
+          `update documents set status = 'ready', error = null, passages = $2, title = $3, pages = $4,
+             pages_done = $4, warnings = $5::jsonb, lease_until = null, updated_at = now() where id = $1`,
+          [documentId, passages.length, outcome.title, outcome.pages, JSON.stringify(outcome.warnings)],
+        );
+        return true;
+      });
+    },
+    async byIds(assistantId: string, ids: readonly string[]): Promise<PassageWithSource[]> {
+      if (ids.length === 0) return [];
+      const rows = await db.query<PassageRow>(
+        `select p.*, d.file_name from passages p join documents d on d.id = p.document_id
+         where p.assistant_id = $1 and p.id = any($2::text[]) and d.status = 'ready'`,
+        [assistantId, ids],
+      );
+      const byId = new Map(rows.map((row) => [row.id, toPassage(row)]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    },
+    async ofDocuments(documentIds: readonly string[]): Promise<PassageWithSource[]> {
+      if (documentIds.length === 0) return [];
+      const rows = await db.query<PassageRow>(
+        `select p.*, d.file_name from passages p join documents d on d.id = p.document_id
+         where p.document_id = any($1::text[]) order by p.document_id, p.ordinal`,
+        [documentIds],
+      );
+      return rows.map(toPassage);
+    },
+    /** Neighbours of a passage in its document, to read a claim in context. */
+    async neighbours(documentId: string, ordinal: number, radius: number): Promise<PassageWithSource[]> {
+      const rows = await db.query<PassageRow>(
+        `select p.*, d.file_name from passages p join documents d on d.id = p.document_id
+         where p.document_id = $1 and p.ordinal between $2 and $3 order by p.ordinal`,
+        [documentId, ordinal - radius, ordinal + radius],
+      );
+      return rows.map(toPassage);
+    },
+  };
+}
+
+async function insertBatch(transaction: SqlQueryable, passages: readonly StoredPassage[]): Promise<void> {
+  const rows = passages.map((passage) => ({
+    id: passage.id,
+    document_id: passage.documentId,
+    assistant_id: passage.assistantId,
+    datasource_id: passage.datasourceId,
+    ordinal: passage.ordinal,
+    kind: passage.kind,
+    text: passage.text,
+    heading: passage.heading,
+    title: passage.title,
+    sentences: passage.sentences,
+    evidence: passage.evidence,
+    page_start: passage.pageStart,
+    page_end: passage.pageEnd,
+  }));
+  await transaction.query(
+    `insert into passages (id, document_id, assistant_id, datasource_id, ordinal, kind, text, heading, title,
+       sentences, evidence, page_start, page_end)
+     select id, document_id, assistant_id, datasource_id, ordinal, kind, text, heading, title,
+       sentences, evidence, page_start, page_end
+     from jsonb_to_recordset($1::jsonb) as r(id text, document_id text, assistant_id text, datasource_id text,
+       ordinal integer, kind text, text text, heading text, title text, sentences jsonb, evidence jsonb,
+       page_start integer, page_end integer)`,
+    [JSON.stringify(rows)],
+  );
+}
+
+export type PassageStore = ReturnType<typeof createPassageStore>;

@@ -1,0 +1,47 @@
+/** The service's storage: one Postgres dialect, embedded (PGlite, one owner process) or a server via DATABASE_URL. */
+import { createAssistantStore } from "./assistants.ts";
+import { createDocumentStore } from "./documents.ts";
+import { createKeyStore } from "./keys.ts";
+import { migrate } from "./migrate.ts";
+import { createPassageStore } from "./passages.ts";
+import { createSessionStore } from "./sessions.ts";
+import { createSnapshotStore } from "./snapshots.ts";
+import { openPglite, openPostgres, type SqlClient } from "./sql-client.ts";
+
+export interface Store {
+  engine: SqlClient["engine"];
+  assistants: ReturnType<typeof createAssistantStore>;
+  documents: ReturnType<typeof createDocumentStore>;
+  passages: ReturnType<typeof createPassageStore>;
+  keys: ReturnType<typeof createKeyStore>;
+  sessions: ReturnType<typeof createSessionStore>;
+  snapshots: ReturnType<typeof createSnapshotStore>;
+  close(): Promise<void>;
+}
+
+export function createStore(client: SqlClient): Store {
+  return {
+    engine: client.engine,
+    assistants: createAssistantStore(client),
+    documents: createDocumentStore(client),
+    passages: createPassageStore(client),
+    keys: createKeyStore(client),
+    sessions: createSessionStore(client),
+    snapshots: createSnapshotStore(client),
+    close: () => client.close(),
+  };
+}
+
+/** Opens PostgreSQL when `databaseUrl` is set, else PGlite in `pgliteDir`, and brings the schema up to date. */
+export async function openStore(options: { databaseUrl?: string; pgliteDir: string }): Promise<Store> {
+  const client = options.databaseUrl
+    ? await openPostgres(options.databaseUrl)
+    : await openPglite(options.pgliteDir);
+  try {
+    await migrate(client);
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  return createStore(client);
+}
