@@ -1,8 +1,16 @@
-/** Starts the service on a host and port and stops it cleanly (in-flight requests finish, storage closes). */
+/** Starts the service on a host and port and stops it cleanly (in-flight work finishes, storage closes). */
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { serve } from "@hono/node-server";
+import { loadConfig } from "./config.ts";
+import { mountAdminRoutes } from "./http/admin-routes.ts";
 import { createHttpApp } from "./http/app.ts";
+import { mountPublicRoutes } from "./http/public-routes.ts";
+import { createRateLimiter } from "./http/rate-limit.ts";
 import { createLogger } from "./logger.ts";
+import { createPdfSlicer } from "./pdf/pdf-slicer.ts";
+import { createPdfTokens } from "./pdf/pdf-token.ts";
+import { openRuntime } from "./runtime.ts";
 
 export interface ServerOptions {
   host: string;
@@ -12,26 +20,56 @@ export interface ServerOptions {
 
 export interface RunningServer {
   url: string;
+  adminToken: string;
   close(): Promise<void>;
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const logger = createLogger("service");
-  const app = createHttpApp(logger, () => {});
-  const server = serve({ fetch: app.fetch, hostname: options.host, port: options.port });
-  await new Promise<void>((resolve, reject) => {
-    server.once("listening", resolve);
-    server.once("error", reject);
+  const config = loadConfig(options.dataDir);
+  const runtime = await openRuntime(config, logger);
+  let url = "";
+  const app = createHttpApp(logger, (routes) => {
+    mountPublicRoutes(routes, {
+      store: runtime.store,
+      indexes: runtime.indexes,
+      tokens: createPdfTokens(config.tokenSecret, config.tokenTtlSeconds),
+      slicer: createPdfSlicer({ blobs: runtime.blobs, cacheDir: join(config.dataDir, "slices") }),
+      limiter: createRateLimiter(config.rateLimitPerMinute),
+      logger,
+    });
+    mountAdminRoutes(routes, {
+      store: runtime.store,
+      blobs: runtime.blobs,
+      indexes: runtime.indexes,
+      ingestion: runtime.ingestion,
+      adminToken: config.adminToken,
+      maxUploadBytes: config.maxUploadBytes,
+      baseUrl: () => config.publicUrl ?? url,
+    });
   });
+  const server = serve({ fetch: app.fetch, hostname: options.host, port: options.port });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("listening", resolve);
+      server.once("error", reject);
+    });
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
-  const url = `http://${options.host}:${address.port}`;
-  logger.info("listening", { url, dataDir: options.dataDir });
+  url = `http://${options.host}:${address.port}`;
+  logger.info("listening", { url, dataDir: options.dataDir, storage: runtime.store.engine });
   return {
     url,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    adminToken: config.adminToken,
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         if ("closeIdleConnections" in server) server.closeIdleConnections();
-      }),
+      });
+      await runtime.close();
+    },
   };
 }

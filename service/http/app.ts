@@ -1,10 +1,13 @@
 /** The service's HTTP edge: request ids, problem-details errors, and the route groups mounted on one app. */
 import { Hono } from "hono";
+import type { VerifiedKey } from "../store/keys.ts";
 import { HttpProblem, internalProblem } from "./problem.ts";
 import { requestIdFor } from "./request-id.ts";
 
 export interface AppVariables {
   requestId: string;
+  /** Set by the public API's key guard before any public handler runs. */
+  apiKey: VerifiedKey;
 }
 
 export type ServiceHono = Hono<{ Variables: AppVariables }>;

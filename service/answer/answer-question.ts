@@ -1,0 +1,123 @@
+/** One ask, as the stream of lines CONTRACT.md describes: status, search activity, growing utterances, done. */
+import type {
+  AskStreamLine,
+  Claim,
+  DetailLevel,
+  Reference,
+  TechnicalityLevel,
+} from "../../sdk/core/index.ts";
+import { randomId } from "../ids.ts";
+import type { Bm25Index } from "../index/bm25-index.ts";
+import type { PdfTokens } from "../pdf/pdf-token.ts";
+import type { Store } from "../store/store.ts";
+import { composeAnswer, type EngineSettings, refusalText } from "./extractive-engine.ts";
+import { questionTerms } from "./question-terms.ts";
+import { buildReference } from "./references.ts";
+
+export interface AskInput {
+  assistantId: string;
+  session: string;
+  user: string;
+  message: string;
+  detail: DetailLevel;
+  technicality: TechnicalityLevel;
+}
+
+export interface AskDependencies {
+  store: Store;
+  index: Bm25Index;
+  tokens: PdfTokens;
+  settings?: EngineSettings;
+}
+
+/** Passages read per question: enough for the answer to be among them, few enough to stay fast. */
+const passagesRead = 12;
+
+export function inverseDocumentFrequency(index: Bm25Index) {
+  const count = index.size;
+  return (term: string) => {
+    const frequency = index.documentFrequency(term);
+    return Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5));
+  };
+}
+
+export async function* answerQuestion(
+  input: AskInput,
+  dependencies: AskDependencies,
+): AsyncGenerator<AskStreamLine> {
+  const started = performance.now();
+  const messageId = randomId("msg");
+  const { store, index } = dependencies;
+  yield { type: "status", stage: "retrieving", message: "Searching the sources" };
+
+  const [previous] = await store.sessions.recentTurns(input.assistantId, input.session, 1);
+  const question = questionTerms(input.message, previous?.searchQuery ?? null);
+  const hits = index.searchTerms(question.terms, { limit: passagesRead });
+  yield {
+    type: "activity",
+    name: "search",
+    detail: { query: input.message, follow_up: question.followUp, passages: hits.length },
+  };
+
+  yield { type: "status", stage: "reading", message: `Reading ${hits.length} passages` };
+  const passages = await store.passages.byIds(
+    input.assistantId,
+    hits.map((hit) => hit.id),
+  );
+  const scoreOf = new Map(hits.map((hit) => [hit.id, hit.score]));
+  const ranked = passages.map((passage) => ({ passage, score: scoreOf.get(passage.id) ?? 0 }));
+
+  yield { type: "status", stage: "composing", message: "Choosing the sentences that answer" };
+  const composition = composeAnswer(ranked, question.terms, inverseDocumentFrequency(index), {
+    detail: input.detail,
+    technicality: input.technicality,
+    ...(dependencies.settings ? { settings: dependencies.settings } : {}),
+  });
+
+  let text = "";
+  const numbering: Record<string, number> = {};
+  if (composition.refusal) {
+    text = refusalText(composition.nearbyTopics);
+    yield { type: "utterance", id_message: messageId, text, claims: [], references: [], numbering: {} };
+  } else {
+    for (const [position, composed] of composition.claims.entries()) {
+      const reference: Reference = buildReference(composed.span, {
+        tokens: dependencies.tokens,
+        user: input.user,
+        session: input.session,
+      });
+      const isNew = numbering[reference.id] === undefined;
+      if (isNew) numbering[reference.id] = Object.keys(numbering).length + 1;
+      const claim: Claim = {
+        n: position + 1,
+        text: composed.text,
+        reference_ids: [reference.id],
+        support: composed.support,
+      };
+      text += `${text ? " " : ""}${composed.text}{{GIST:${claim.n}}}{{CIT:${reference.id}}}`;
+      yield {
+        type: "utterance",
+        id_message: messageId,
+        text,
+        claims: [claim],
+        references: isNew ? [reference] : [],
+        numbering: isNew ? { [reference.id]: numbering[reference.id]! } : {},
+      };
+    }
+  }
+
+  await store.sessions.appendTurn(input.assistantId, input.session, {
+    id: messageId,
+    question: input.message,
+    searchQuery: question.searchText.slice(0, 2000),
+    answer: text,
+    refusal: composition.refusal,
+    passageIds: composition.claims.map((claim) => claim.span.passage.id),
+  });
+  yield {
+    type: "done",
+    id_message: messageId,
+    refusal: composition.refusal,
+    usage: { passages_read: passages.length, ms: Math.round(performance.now() - started) },
+  };
+}

@@ -1,0 +1,113 @@
+/** Turns a cited sentence span of a passage into a wire Reference with a durable id and, for PDFs, a token. */
+import type { PdfSpan, Rect, Reference } from "../../sdk/core/index.ts";
+import type { PassageWithSource, StoredSentence } from "../domain.ts";
+import { durableId } from "../ids.ts";
+import type { PdfTokens } from "../pdf/pdf-token.ts";
+
+export interface CitedSpan {
+  passage: PassageWithSource;
+  /** Index of the first and last cited sentence in the passage. */
+  first: number;
+  last: number;
+}
+
+export interface TokenContext {
+  tokens: PdfTokens;
+  user: string;
+  session: string;
+}
+
+/** The same passage span always gets the same id within an assistant (CONTRACT: durable reference ids). */
+export function referenceId(span: CitedSpan): string {
+  return durableId("ref", span.passage.assistantId, span.passage.id, span.first, span.last);
+}
+
+/** Spans of consecutive sentences merged per page, in page order. */
+function mergeSpans(sentences: readonly StoredSentence[]): PdfSpan[] {
+  const byPage = new Map<number, PdfSpan>();
+  for (const sentence of sentences) {
+    for (const span of sentence.spans ?? []) {
+      const existing = byPage.get(span.page_index);
+      if (existing) existing.rects.push(...span.rects);
+      else byPage.set(span.page_index, { ...span, rects: [...span.rects] });
+    }
+  }
+  return [...byPage.values()].sort((a, b) => a.page_index - b.page_index);
+}
+
+function union(rects: readonly Rect[]): Rect {
+  return [
+    Math.min(...rects.map((rect) => rect[0])),
+    Math.min(...rects.map((rect) => rect[1])),
+    Math.max(...rects.map((rect) => rect[2])),
+    Math.max(...rects.map((rect) => rect[3])),
+  ];
+}
+
+export function buildReference(span: CitedSpan, context: TokenContext): Reference {
+  const { passage } = span;
+  const sentences = passage.sentences.slice(span.first, span.last + 1);
+  const id = referenceId(span);
+  const base = {
+    id,
+    id_datasource: passage.datasourceId,
+    id_document: passage.documentId,
+    title: passage.fileName,
+    quote: sentences.map((sentence) => sentence.text).join(" "),
+    url: null as string | null,
+    metadata: { heading: passage.heading || null, document_title: passage.title, id_passage: passage.id },
+  };
+  const evidence = passage.evidence;
+  switch (evidence.kind) {
+    case "pdf_highlight": {
+      const spans = mergeSpans(sentences);
+      const first = spans[0];
+      if (!first) throw new Error(`passage ${passage.id} has a PDF sentence without positions`);
+      const pdf = context.tokens.issue({
+        assistant: passage.assistantId,
+        reference: id,
+        document: passage.documentId,
+        pages: spans.map((item) => item.page_index),
+        user: context.user,
+        session: context.session,
+      });
+      return {
+        ...base,
+        kind: "pdf_highlight",
+        page_index: first.page_index,
+        rects: first.rects,
+        bbox: union(first.rects),
+        page_width: first.page_width,
+        page_height: first.page_height,
+        spans,
+        pdf,
+      };
+    }
+    case "table":
+      return {
+        ...base,
+        kind: "table",
+        columns: evidence.columns,
+        rows: evidence.rows,
+        chart_hint: evidence.chartHint,
+      };
+    case "transcript_snippet":
+      return { ...base, kind: "transcript_snippet", start_s: evidence.startS, end_s: evidence.endS };
+    case "video_interval":
+      return {
+        ...base,
+        kind: "video_interval",
+        url: evidence.url,
+        start_s: evidence.startS,
+        end_s: evidence.endS,
+      };
+    case "external_link":
+      return { ...base, kind: "external_link", url: evidence.url };
+    case "image":
+      return { ...base, kind: "image", url: evidence.url };
+    case "catalogue_record":
+      return { ...base, kind: "catalogue_record", metadata: { ...base.metadata, record: evidence.record } };
+    case "paragraph":
+      return { ...base, kind: "paragraph" };
+  }
+}

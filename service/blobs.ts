@@ -1,0 +1,68 @@
+/** Original files, kept on the filesystem by content hash and written atomically. */
+import { createHash } from "node:crypto";
+import { createWriteStream, mkdirSync } from "node:fs";
+import { readFile, rename, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { randomId } from "./ids.ts";
+
+export interface StoredBlob {
+  sha256: string;
+  bytes: number;
+}
+
+/** Thrown while streaming an upload that grows past the limit; the partial file is removed. */
+export class BlobTooLargeError extends Error {
+  readonly limit: number;
+  constructor(limit: number) {
+    super(`The file is larger than the limit of ${limit} bytes.`);
+    this.name = "BlobTooLargeError";
+    this.limit = limit;
+  }
+}
+
+export function createBlobStore(root: string) {
+  const temporary = join(root, "tmp");
+  mkdirSync(temporary, { recursive: true });
+  const pathOf = (sha256: string) => join(root, sha256.slice(0, 2), sha256);
+
+  return {
+    pathOf,
+    /** Streams `source` into the store, hashing as it goes; nothing is kept if it is over `limit`. */
+    async write(source: Readable, limit: number): Promise<StoredBlob> {
+      const staging = join(temporary, randomId("upload"));
+      const hash = createHash("sha256");
+      let bytes = 0;
+      const measure = async function* (chunks: AsyncIterable<Buffer>) {
+        for await (const chunk of chunks) {
+          bytes += chunk.byteLength;
+          if (bytes > limit) throw new BlobTooLargeError(limit);
+          hash.update(chunk);
+          yield chunk;
+        }
+      };
+      try {
+        await pipeline(source, measure, createWriteStream(staging));
+      } catch (error) {
+        await rm(staging, { force: true });
+        throw error;
+      }
+      const sha256 = hash.digest("hex");
+      mkdirSync(join(root, sha256.slice(0, 2)), { recursive: true });
+      await rename(staging, pathOf(sha256));
+      return { sha256, bytes };
+    },
+    async read(sha256: string): Promise<Uint8Array> {
+      return new Uint8Array(await readFile(pathOf(sha256)));
+    },
+    async exists(sha256: string): Promise<boolean> {
+      return stat(pathOf(sha256)).then(
+        () => true,
+        () => false,
+      );
+    },
+  };
+}
+
+export type BlobStore = ReturnType<typeof createBlobStore>;

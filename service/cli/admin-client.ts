@@ -1,0 +1,126 @@
+/** The `cka` side of the sharing area: typed calls to a running service's admin API. */
+import { existsSync, openAsBlob, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import type { z } from "zod";
+import {
+  type Assistant,
+  assistantListSchema,
+  assistantSchema,
+  type DocumentRecord,
+  documentListSchema,
+  type KeyCreated,
+  type KeyRecord,
+  keyCreatedSchema,
+  keyListSchema,
+  problemDetailsSchema,
+  type Scope,
+  type Share,
+  shareSchema,
+} from "../../sdk/core/index.ts";
+
+export interface AdminConnection {
+  url: string;
+  adminToken: string;
+}
+
+/** Flags first, then the environment, then the token a local service keeps in its data folder. */
+export function resolveConnection(flags: {
+  url?: string;
+  "admin-token"?: string;
+  data?: string;
+}): AdminConnection {
+  const url = (flags.url ?? process.env.CKA_URL ?? "http://127.0.0.1:8787").replace(/\/+$/, "");
+  let adminToken = flags["admin-token"] ?? process.env.CKA_ADMIN_TOKEN;
+  const secrets = join(flags.data ?? process.env.CKA_DATA ?? ".data/service", "secrets.json");
+  if (!adminToken && existsSync(secrets))
+    adminToken = (JSON.parse(readFileSync(secrets, "utf8")) as { adminToken: string }).adminToken;
+  if (!adminToken) throw new Error("No admin token: pass --admin-token or set CKA_ADMIN_TOKEN.");
+  return { url, adminToken };
+}
+
+export class AdminRequestError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = "AdminRequestError";
+    this.status = status;
+  }
+}
+
+export function createAdminClient(connection: AdminConnection) {
+  async function send(
+    method: string,
+    path: string,
+    body?: BodyInit,
+    contentType?: string,
+  ): Promise<Response> {
+    let response: Response;
+    try {
+      response = await fetch(`${connection.url}/admin/v1${path}`, {
+        method,
+        headers: {
+          Authorization: `Bearer ${connection.adminToken}`,
+          ...(contentType ? { "Content-Type": contentType } : {}),
+        },
+        ...(body ? { body } : {}),
+      });
+    } catch (error) {
+      throw new Error(
+        `Cannot reach the service at ${connection.url} (${(error as Error).message}); is \`cka serve\` running?`,
+      );
+    }
+    if (!response.ok) {
+      const problem = problemDetailsSchema.safeParse(await response.json().catch(() => null));
+      throw new AdminRequestError(
+        response.status,
+        problem.success ? problem.data.detail : `HTTP ${response.status}`,
+      );
+    }
+    return response;
+  }
+  async function call<Schema extends z.ZodType>(
+    method: string,
+    path: string,
+    schema: Schema,
+    body?: BodyInit,
+    contentType?: string,
+  ): Promise<z.infer<Schema>> {
+    return schema.parse(await (await send(method, path, body, contentType)).json());
+  }
+  const json = (value: unknown) => JSON.stringify(value);
+
+  return {
+    createAssistant: (name: string): Promise<Assistant> =>
+      call("POST", "/assistants", assistantSchema, json({ name }), "application/json"),
+    listAssistants: async (): Promise<Assistant[]> =>
+      (await call("GET", "/assistants", assistantListSchema)).assistants,
+    async deleteAssistant(id: string): Promise<void> {
+      await send("DELETE", `/assistants/${id}`);
+    },
+    async upload(assistantId: string, path: string, datasource?: string): Promise<DocumentRecord[]> {
+      const form = new FormData();
+      form.append("files", await openAsBlob(path), basename(path));
+      if (datasource) form.append("datasource", datasource);
+      return (await call("POST", `/assistants/${assistantId}/documents`, documentListSchema, form)).documents;
+    },
+    listDocuments: async (assistantId: string): Promise<DocumentRecord[]> =>
+      (await call("GET", `/assistants/${assistantId}/documents`, documentListSchema)).documents,
+    createKey: (assistantId: string, scopes: Scope[], name?: string): Promise<KeyCreated> =>
+      call(
+        "POST",
+        `/assistants/${assistantId}/keys`,
+        keyCreatedSchema,
+        json({ scopes, name }),
+        "application/json",
+      ),
+    listKeys: async (assistantId: string): Promise<KeyRecord[]> =>
+      (await call("GET", `/assistants/${assistantId}/keys`, keyListSchema)).keys,
+    async revokeKey(id: string): Promise<void> {
+      await send("DELETE", `/keys/${id}`);
+    },
+    share: (assistantId: string): Promise<Share> =>
+      call("GET", `/assistants/${assistantId}/share`, shareSchema),
+  };
+}
+
+export type AdminClient = ReturnType<typeof createAdminClient>;

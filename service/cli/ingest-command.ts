@@ -1,0 +1,94 @@
+/** `cka ingest`: uploads files and folders, shows each file's progress, and sums up at the end. */
+import { readdirSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+import type { DocumentRecord } from "../../sdk/core/index.ts";
+import { type AdminClient, AdminRequestError } from "./admin-client.ts";
+import { createProgressView } from "./progress-view.ts";
+
+export interface IngestOutcome {
+  ready: number;
+  failed: number;
+  pages: number;
+  seconds: number;
+}
+
+/** Files under the given paths, folders walked in name order; hidden entries skipped. */
+export function collectFiles(paths: string[]): string[] {
+  const files: string[] = [];
+  const visit = (path: string) => {
+    const stats = statSync(path);
+    if (stats.isFile()) files.push(path);
+    else if (stats.isDirectory()) {
+      for (const entry of readdirSync(path).sort()) if (!entry.startsWith(".")) visit(join(path, entry));
+    }
+  };
+  for (const path of paths) visit(path);
+  return files;
+}
+
+const finished = (document: DocumentRecord) => document.status === "ready" || document.status === "failed";
+
+export async function ingestFiles(
+  client: AdminClient,
+  options: {
+    assistant: string;
+    datasource?: string;
+    paths: string[];
+    out: NodeJS.WriteStream;
+    pollMs?: number;
+  },
+): Promise<IngestOutcome> {
+  const started = performance.now();
+  const files = collectFiles(options.paths);
+  if (files.length === 0) throw new Error("No files found under the given paths.");
+  const view = createProgressView(
+    options.out,
+    files.map((file) => basename(file)),
+  );
+  const documentOf = new Map<number, string>();
+  const results = new Map<number, DocumentRecord | { status: "failed"; error: string }>();
+
+  for (const [position, file] of files.entries()) {
+    try {
+      const [document] = await client.upload(options.assistant, file, options.datasource);
+      if (!document) throw new Error("The service accepted the upload but returned no document.");
+      documentOf.set(position, document.id);
+      results.set(position, document);
+      view.update(position, document);
+    } catch (error) {
+      if (!(error instanceof AdminRequestError) || error.status === 401 || error.status === 404) throw error;
+      const failure = { status: "failed" as const, error: error.message };
+      results.set(position, failure);
+      view.update(position, failure);
+    }
+  }
+
+  while ([...results.values()].some((result) => !finished(result as DocumentRecord))) {
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 250));
+    const byId = new Map(
+      (await client.listDocuments(options.assistant)).map((document) => [document.id, document]),
+    );
+    for (const [position, id] of documentOf) {
+      const document = byId.get(id);
+      if (!document) {
+        results.set(position, {
+          status: "failed",
+          error: "The document was deleted while it was being read.",
+        });
+        continue;
+      }
+      results.set(position, document);
+      view.update(position, document);
+    }
+  }
+
+  const all = [...results.values()];
+  const outcome: IngestOutcome = {
+    ready: all.filter((result) => result.status === "ready").length,
+    failed: all.filter((result) => result.status === "failed").length,
+    pages: all.reduce((sum, result) => sum + ("pages" in result ? (result.pages ?? 0) : 0), 0),
+    seconds: (performance.now() - started) / 1000,
+  };
+  view.finish(outcome);
+  return outcome;
+}

@@ -1,0 +1,89 @@
+/** Service settings from the environment, validated once at start. */
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+
+const environmentSchema = z.object({
+  CKA_ADMIN_TOKEN: z.string().min(16, "CKA_ADMIN_TOKEN must be at least 16 characters").optional(),
+  CKA_TOKEN_SECRET: z.string().min(32, "CKA_TOKEN_SECRET must be at least 32 characters").optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgres:// URL")
+    .optional(),
+  CKA_PUBLIC_URL: z.url().optional(),
+  CKA_MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(100 * 1024 * 1024),
+  CKA_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(600),
+  CKA_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  CKA_OCR: z.enum(["auto", "off"]).default("auto"),
+  CKA_INGEST_WORKERS: z.coerce.number().int().positive().optional(),
+  CKA_LLM_BASE_URL: z.url().optional(),
+  CKA_LLM_MODEL: z.string().min(1).optional(),
+  CKA_LLM_API_KEY: z.string().optional(),
+});
+
+export interface ServiceConfig {
+  dataDir: string;
+  adminToken: string;
+  tokenSecret: string;
+  databaseUrl: string | undefined;
+  publicUrl: string | undefined;
+  maxUploadBytes: number;
+  tokenTtlSeconds: number;
+  rateLimitPerMinute: number;
+  ocr: boolean;
+  ingestWorkers: number | undefined;
+  llm: { baseUrl: string; model: string; apiKey: string } | null;
+}
+
+interface Secrets {
+  adminToken: string;
+  tokenSecret: string;
+}
+
+/** Secrets not given in the environment are made once and kept (mode 0600) in the data folder. */
+function dataDirSecrets(dataDir: string): Secrets {
+  const path = join(dataDir, "secrets.json");
+  if (existsSync(path)) return JSON.parse(readFileSync(path, "utf8")) as Secrets;
+  const secrets = {
+    adminToken: randomBytes(24).toString("base64url"),
+    tokenSecret: randomBytes(32).toString("base64url"),
+  };
+  writeFileSync(path, JSON.stringify(secrets), { mode: 0o600 });
+  return secrets;
+}
+
+export function loadConfig(dataDir: string, environment: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  const parsed = environmentSchema.safeParse(environment);
+  if (!parsed.success) {
+    throw new Error(
+      parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "),
+    );
+  }
+  const values = parsed.data;
+  const stored = dataDirSecrets(dataDir);
+  return {
+    dataDir,
+    adminToken: values.CKA_ADMIN_TOKEN ?? stored.adminToken,
+    tokenSecret: values.CKA_TOKEN_SECRET ?? stored.tokenSecret,
+    databaseUrl: values.DATABASE_URL,
+    publicUrl: values.CKA_PUBLIC_URL,
+    maxUploadBytes: values.CKA_MAX_UPLOAD_BYTES,
+    tokenTtlSeconds: values.CKA_TOKEN_TTL_SECONDS,
+    rateLimitPerMinute: values.CKA_RATE_LIMIT_PER_MINUTE,
+    ocr: values.CKA_OCR === "auto",
+    ingestWorkers: values.CKA_INGEST_WORKERS,
+    llm:
+      values.CKA_LLM_BASE_URL && values.CKA_LLM_MODEL
+        ? {
+            baseUrl: values.CKA_LLM_BASE_URL,
+            model: values.CKA_LLM_MODEL,
+            apiKey: values.CKA_LLM_API_KEY ?? "none",
+          }
+        : null,
+  };
+}

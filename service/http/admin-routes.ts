@@ -1,0 +1,140 @@
+/** The sharing area (`/admin/v1`): assistants, documents and their ingestion state, keys, share settings. */
+import { open } from "node:fs/promises";
+import {
+  assistantCreateSchema,
+  type DocumentRecord,
+  keyCreateSchema,
+  shareSchema,
+} from "../../sdk/core/index.ts";
+import type { BlobStore } from "../blobs.ts";
+import type { AssistantIndexes } from "../index/assistant-indexes.ts";
+import type { IngestionRunner } from "../ingest/ingestion-runner.ts";
+import { uploadProblem } from "../ingest/read-source.ts";
+import type { StoredDocument } from "../store/documents.ts";
+import type { Store } from "../store/store.ts";
+import { requireAdminToken } from "./admin-auth.ts";
+import type { ServiceHono } from "./app.ts";
+import { readUpload } from "./multipart-upload.ts";
+import { HttpProblem } from "./problem.ts";
+import { parseWith, readJsonBody } from "./validate.ts";
+
+export interface AdminDependencies {
+  store: Store;
+  blobs: BlobStore;
+  indexes: AssistantIndexes;
+  ingestion: IngestionRunner;
+  adminToken: string;
+  maxUploadBytes: number;
+  baseUrl(): string;
+}
+
+const jsonLimit = 64 * 1024;
+
+/** The public shape of a document: the API record without the service's bookkeeping. */
+function publicDocument({
+  assistantId: _assistant,
+  title: _title,
+  attempts: _attempts,
+  ...record
+}: StoredDocument): DocumentRecord {
+  return record;
+}
+
+async function fileHead(path: string): Promise<Uint8Array> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = new Uint8Array(4096);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependencies): void {
+  const { store } = dependencies;
+  const admin = app.basePath("/admin/v1");
+  admin.use("*", requireAdminToken(dependencies.adminToken));
+
+  const assistantOr404 = async (id: string) => {
+    const assistant = await store.assistants.get(id);
+    if (!assistant) throw new HttpProblem(404, "not_found", `No assistant ${id}.`);
+    return assistant;
+  };
+
+  admin.post("/assistants", async (context) => {
+    const input = parseWith(assistantCreateSchema, await readJsonBody(context.req.raw, jsonLimit));
+    return context.json(await store.assistants.create(input.name), 201);
+  });
+
+  admin.get("/assistants", async (context) => context.json({ assistants: await store.assistants.list() }));
+
+  admin.delete("/assistants/:assistant", async (context) => {
+    const id = context.req.param("assistant");
+    if (!(await store.assistants.remove(id))) throw new HttpProblem(404, "not_found", `No assistant ${id}.`);
+    dependencies.indexes.forget(id);
+    return context.body(null, 204);
+  });
+
+  admin.post("/assistants/:assistant/documents", async (context) => {
+    const assistant = await assistantOr404(context.req.param("assistant"));
+    const upload = await readUpload(context.req.raw, dependencies.blobs, dependencies.maxUploadBytes);
+    const datasource = await store.assistants.datasource(
+      assistant.id,
+      upload.fields.datasource?.trim() || "default",
+    );
+    const documents: DocumentRecord[] = [];
+    for (const file of upload.files) {
+      const head = await fileHead(dependencies.blobs.pathOf(file.sha256));
+      const failure = uploadProblem(file.fileName, head, file.bytes);
+      const { document } = await store.documents.add({
+        assistantId: assistant.id,
+        datasourceId: datasource.id,
+        fileName: file.fileName,
+        sha256: file.sha256,
+        bytes: file.bytes,
+        ...(failure ? { failure } : {}),
+      });
+      documents.push(publicDocument(document));
+    }
+    dependencies.ingestion.notify();
+    return context.json({ documents }, 202);
+  });
+
+  admin.get("/assistants/:assistant/documents", async (context) => {
+    const assistant = await assistantOr404(context.req.param("assistant"));
+    return context.json({ documents: (await store.documents.list(assistant.id)).map(publicDocument) });
+  });
+
+  admin.delete("/assistants/:assistant/documents/:document", async (context) => {
+    const assistant = await assistantOr404(context.req.param("assistant"));
+    const documentId = context.req.param("document");
+    if (!(await store.documents.remove(assistant.id, documentId))) {
+      throw new HttpProblem(404, "not_found", `No document ${documentId} in assistant ${assistant.id}.`);
+    }
+    await dependencies.indexes.removeDocument(assistant.id, documentId);
+    return context.body(null, 204);
+  });
+
+  admin.post("/assistants/:assistant/keys", async (context) => {
+    const assistant = await assistantOr404(context.req.param("assistant"));
+    const input = parseWith(keyCreateSchema, await readJsonBody(context.req.raw, jsonLimit));
+    return context.json(await store.keys.create(assistant.id, input.scopes, input.name || null), 201);
+  });
+
+  admin.get("/assistants/:assistant/keys", async (context) => {
+    const assistant = await assistantOr404(context.req.param("assistant"));
+    return context.json({ keys: await store.keys.list(assistant.id) });
+  });
+
+  admin.delete("/keys/:key", async (context) => {
+    const id = context.req.param("key");
+    if (!(await store.keys.revoke(id))) throw new HttpProblem(404, "not_found", `No key ${id}.`);
+    return context.body(null, 204);
+  });
+
+  admin.get("/assistants/:assistant/share", async (context) => {
+    const assistant = await assistantOr404(context.req.param("assistant"));
+    return context.json(shareSchema.parse({ assistant: assistant.id, base_url: dependencies.baseUrl() }));
+  });
+}

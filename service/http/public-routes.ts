@@ -1,0 +1,163 @@
+/** The public API of the interface spec: ask, rag, the PDF page slice and PDF refresh. */
+import {
+  askRequestSchema,
+  externalSessionSchema,
+  pdfPageQuerySchema,
+  pdfRefreshRequestSchema,
+  pdfSliceHeaders,
+  ragRequestSchema,
+} from "../../sdk/core/index.ts";
+import { answerQuestion } from "../answer/answer-question.ts";
+import type { EngineSettings } from "../answer/extractive-engine.ts";
+import { topicTerms } from "../answer/question-terms.ts";
+import { toRetrievalResult } from "../answer/retrieval-result.ts";
+import type { AssistantIndexes } from "../index/assistant-indexes.ts";
+import type { Logger } from "../logger.ts";
+import type { PdfSlicer } from "../pdf/pdf-slicer.ts";
+import type { PdfTokens } from "../pdf/pdf-token.ts";
+import type { Store } from "../store/store.ts";
+import type { ServiceHono } from "./app.ts";
+import { ndjsonResponse } from "./ndjson-response.ts";
+import { HttpProblem } from "./problem.ts";
+import { assertOwnAssistant, requireApiKey } from "./public-auth.ts";
+import type { RateLimiter } from "./rate-limit.ts";
+import { parseWith, readJsonBody } from "./validate.ts";
+
+export interface PublicDependencies {
+  store: Store;
+  indexes: AssistantIndexes;
+  tokens: PdfTokens;
+  slicer: PdfSlicer;
+  limiter: RateLimiter;
+  logger: Logger;
+  settings?: EngineSettings;
+}
+
+const bodyLimit = 64 * 1024;
+
+export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependencies): void {
+  const { store, tokens } = dependencies;
+  const askGuard = requireApiKey("ask", store.keys, dependencies.limiter);
+  const ragGuard = requireApiKey("rag", store.keys, dependencies.limiter);
+
+  app.post("/external/v1/assistants/:assistant/sessions/:session/ask", askGuard, async (context) => {
+    const assistantId = context.req.param("assistant")!;
+    assertOwnAssistant(context.get("apiKey"), assistantId);
+    const session = externalSessionSchema.safeParse(context.req.param("session"));
+    if (!session.success) {
+      throw new HttpProblem(422, "invalid_input", "external_session must be a UUID.", {
+        errors: [{ path: "external_session", message: "must be a UUID" }],
+      });
+    }
+    const input = parseWith(askRequestSchema, await readJsonBody(context.req.raw, bodyLimit));
+    const owner = await store.sessions.owner(assistantId, session.data, input.id_user);
+    if (owner !== input.id_user)
+      throw new HttpProblem(403, "forbidden", "This session belongs to another user.");
+    const index = await dependencies.indexes.get(assistantId);
+    const lines = answerQuestion(
+      {
+        assistantId,
+        session: session.data,
+        user: input.id_user,
+        message: input.message,
+        detail: input.detail_level ?? "BALANCED",
+        technicality: input.technicality_level ?? "BALANCED",
+      },
+      { store, index, tokens, ...(dependencies.settings ? { settings: dependencies.settings } : {}) },
+    );
+    return ndjsonResponse(lines, context.get("requestId"), dependencies.logger);
+  });
+
+  app.post("/external/v1/assistants/:assistant/rag", ragGuard, async (context) => {
+    const assistantId = context.req.param("assistant")!;
+    assertOwnAssistant(context.get("apiKey"), assistantId);
+    const input = parseWith(ragRequestSchema, await readJsonBody(context.req.raw, bodyLimit));
+    const index = await dependencies.indexes.get(assistantId);
+    const hits = index.searchTerms(topicTerms(input.query), {
+      limit: input.max_results,
+      ...(input.datasource_ids ? { datasourceIds: input.datasource_ids } : {}),
+    });
+    const passages = await store.passages.byIds(
+      assistantId,
+      hits.map((hit) => hit.id),
+    );
+    const scoreOf = new Map(hits.map((hit) => [hit.id, hit.score]));
+    const results = passages.map((passage, position) =>
+      toRetrievalResult(passage, scoreOf.get(passage.id) ?? 0, position + 1),
+    );
+    return context.json({ results });
+  });
+
+  app.get("/chat/reference/pdf/:token", askGuard, async (context) => {
+    const verified = tokens.verify(context.req.param("token")!);
+    if (!verified.valid) throw new HttpProblem(401, "invalid_token", "The PDF token is not valid.");
+    const { payload } = verified;
+    assertOwnAssistant(context.get("apiKey"), payload.assistant);
+    if (verified.expired) {
+      throw new HttpProblem(
+        401,
+        "token_expired",
+        "The PDF token has expired; renew it once with /chat/reference/pdf/refresh.",
+      );
+    }
+    if (context.req.header("X-External-User-Id") !== payload.user) {
+      throw new HttpProblem(
+        403,
+        "forbidden",
+        "X-External-User-Id is not the user this reference was issued to.",
+      );
+    }
+    const { page } = parseWith(pdfPageQuerySchema, { page: context.req.query("page") });
+    if (!payload.pages.includes(page)) {
+      throw new HttpProblem(
+        422,
+        "invalid_input",
+        `page must be a page of the reference: ${payload.pages.join(", ")}.`,
+        {
+          errors: [{ path: "page", message: `one of ${payload.pages.join(", ")}` }],
+        },
+      );
+    }
+    const document = await store.documents.get(payload.document);
+    if (!document || document.status !== "ready" || !document.pages) {
+      throw new HttpProblem(404, "not_found", "The cited document is no longer available.");
+    }
+    const slice = await dependencies.slicer.slice(document.sha256, page, document.pages);
+    return new Response(slice.bytes, {
+      headers: {
+        "Content-Type": "application/pdf",
+        "Content-Disposition": `inline; filename="slice-${slice.start + 1}.pdf"`,
+        [pdfSliceHeaders.sliceStart]: String(slice.start),
+        [pdfSliceHeaders.pageCount]: String(slice.pageCount),
+        "Cache-Control": `private, max-age=${Math.max(0, payload.exp - Math.floor(Date.now() / 1000))}`,
+      },
+    });
+  });
+
+  app.post("/chat/reference/pdf/refresh", askGuard, async (context) => {
+    const input = parseWith(pdfRefreshRequestSchema, await readJsonBody(context.req.raw, bodyLimit));
+    const verified = tokens.verify(input.token);
+    if (!verified.valid) throw new HttpProblem(401, "invalid_token", "The PDF token is not valid.");
+    const { payload } = verified;
+    assertOwnAssistant(context.get("apiKey"), payload.assistant);
+    if (
+      payload.reference !== input.id_reference ||
+      payload.user !== input.id_user ||
+      payload.session !== input.external_session
+    ) {
+      throw new HttpProblem(403, "forbidden", "The token was issued for another reference, user or session.");
+    }
+    if (!verified.expired) {
+      throw new HttpProblem(409, "refresh_not_allowed", "The token has not expired yet; keep using it.");
+    }
+    if (!(await store.sessions.markRefreshed(payload.t))) {
+      throw new HttpProblem(
+        409,
+        "refresh_not_allowed",
+        "This token was already renewed once; ask again for a new reference.",
+      );
+    }
+    const { v: _version, t: _id, exp: _expiry, ...claims } = payload;
+    return context.json(tokens.issue(claims));
+  });
+}

@@ -1,0 +1,150 @@
+/** Background ingestion: claims queued documents, reads them in worker threads, commits all passages at once. */
+import type { BlobStore } from "../blobs.ts";
+import type { AssistantIndexes } from "../index/assistant-indexes.ts";
+import { toIndexedPassage } from "../index/assistant-indexes.ts";
+import type { Logger } from "../logger.ts";
+import type { StoredDocument } from "../store/documents.ts";
+import type { Store } from "../store/store.ts";
+import { buildPassages } from "./build-passages.ts";
+import type { PdfExtractorPool } from "./pdf/pool.ts";
+import { readSource } from "./read-source.ts";
+import { PdfReadError, SourceReadError } from "./types.ts";
+
+export interface IngestionOptions {
+  store: Store;
+  blobs: BlobStore;
+  indexes: AssistantIndexes;
+  pdfPool: PdfExtractorPool;
+  logger: Logger;
+  concurrency: number;
+  ocr: boolean;
+  /** PostgreSQL may be shared by several service processes: then look for work now and then, not only when told. */
+  pollMs: number | null;
+}
+
+/** A document whose reading crashed the process this many times is failed instead of retried again. */
+const maxAttempts = 3;
+const leaseRenewMs = 20_000;
+const progressEveryMs = 500;
+
+export function createIngestionRunner(options: IngestionOptions) {
+  const { store, logger } = options;
+  const inFlight = new Set<Promise<void>>();
+  let running = false;
+  let wake: (() => void) | null = null;
+  let loop: Promise<void> | null = null;
+
+  async function ingest(document: StoredDocument): Promise<void> {
+    if (document.attempts > maxAttempts) {
+      await store.documents.fail(
+        document.id,
+        `Reading this file was interrupted ${maxAttempts} times; it may be malformed.`,
+      );
+      return;
+    }
+    const renew = setInterval(() => {
+      store.documents
+        .renewLease(document.id)
+        .catch((error: unknown) => logger.warn("lease renewal failed", { error: String(error) }));
+    }, leaseRenewMs);
+    let lastProgress = 0;
+    try {
+      const [bytes, datasource] = await Promise.all([
+        options.blobs.read(document.sha256),
+        store.assistants.datasource(document.assistantId, document.id_datasource),
+      ]);
+      const content = await readSource(document.file_name, bytes, {
+        pdfPool: options.pdfPool,
+        ocr: options.ocr,
+        datasourceUrl: datasource.url,
+        onProgress: (pagesDone, pages) => {
+          const now = Date.now();
+          if (now - lastProgress < progressEveryMs && pagesDone < pages) return;
+          lastProgress = now;
+          store.documents
+            .progress(document.id, pagesDone, pages)
+            .catch((error: unknown) => logger.warn("progress update failed", { error: String(error) }));
+        },
+      });
+      const passages = buildPassages(content.blocks, {
+        assistantId: document.assistantId,
+        datasourceId: document.id_datasource,
+        documentId: document.id,
+        sha256: document.sha256,
+        title: content.title?.trim() || document.file_name,
+      });
+      if (passages.length === 0) {
+        await store.documents.fail(document.id, "No text could be read from the file.");
+        return;
+      }
+      const committed = await store.passages.commitDocument(document.id, passages, {
+        title: content.title,
+        pages: content.pages,
+        warnings: content.warnings,
+      });
+      if (committed)
+        await options.indexes.addDocument(document.assistantId, document.id, passages.map(toIndexedPassage));
+    } catch (error) {
+      const known = error instanceof PdfReadError || error instanceof SourceReadError;
+      if (!known)
+        logger.error("ingestion failed", {
+          documentId: document.id,
+          error: String(error),
+          stack: (error as Error).stack,
+        });
+      const reason = known ? error.message : "The file could not be read; it may be damaged.";
+      await store.documents.fail(document.id, reason);
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  async function run(): Promise<void> {
+    while (running) {
+      if (inFlight.size >= options.concurrency) {
+        await Promise.race(inFlight);
+        continue;
+      }
+      const document = await store.documents.claimNext();
+      if (!document) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          if (options.pollMs !== null) setTimeout(resolve, options.pollMs).unref();
+        });
+        wake = null;
+        continue;
+      }
+      const job = ingest(document).catch((error: unknown) =>
+        logger.error("could not record an ingestion outcome", {
+          documentId: document.id,
+          error: String(error),
+        }),
+      );
+      inFlight.add(job);
+      void job.finally(() => inFlight.delete(job));
+    }
+  }
+
+  return {
+    start(): void {
+      if (running) return;
+      running = true;
+      loop = run().catch((error: unknown) =>
+        logger.error("ingestion loop stopped", { error: String(error) }),
+      );
+    },
+    /** New documents were queued: look now rather than at the next poll. */
+    notify(): void {
+      wake?.();
+    },
+    /** Stops claiming and waits for documents already being read. */
+    async stop(): Promise<void> {
+      running = false;
+      wake?.();
+      await loop;
+      await Promise.all(inFlight);
+    },
+  };
+}
+
+export type IngestionRunner = ReturnType<typeof createIngestionRunner>;

@@ -1,0 +1,59 @@
+/** PDF tokens: opaque, HMAC-signed, short-lived credentials bound to one reference, user and session. */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import { randomId } from "../ids.ts";
+
+const payloadSchema = z.object({
+  v: z.literal(1),
+  /** Token id, the key of refresh bookkeeping. */
+  t: z.string(),
+  assistant: z.string(),
+  reference: z.string(),
+  document: z.string(),
+  /** Pages of the cited span; a slice may be asked for around any of them. */
+  pages: z.array(z.int().min(0)).min(1),
+  user: z.string(),
+  session: z.string(),
+  exp: z.int(),
+});
+
+export type PdfTokenPayload = z.infer<typeof payloadSchema>;
+export type PdfTokenClaims = Omit<PdfTokenPayload, "v" | "t" | "exp">;
+
+export type VerifiedToken = { valid: true; expired: boolean; payload: PdfTokenPayload } | { valid: false };
+
+export function createPdfTokens(secret: string, ttlSeconds: number, now: () => number = Date.now) {
+  const sign = (body: string) => createHmac("sha256", secret).update(body).digest();
+
+  return {
+    ttlSeconds,
+    issue(claims: PdfTokenClaims): { token: string; expires_at: string } {
+      const exp = Math.floor(now() / 1000) + ttlSeconds;
+      const payload: PdfTokenPayload = { v: 1, t: randomId("tok", 16), ...claims, exp };
+      const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
+      return {
+        token: `${body}.${sign(body).toString("base64url")}`,
+        expires_at: new Date(exp * 1000).toISOString(),
+      };
+    },
+    /** Checks the signature first; only an authentic token says whether it has expired. */
+    verify(token: string): VerifiedToken {
+      const [body, signature, extra] = token.split(".");
+      if (!body || !signature || extra !== undefined) return { valid: false };
+      const given = Buffer.from(signature, "base64url");
+      const expected = sign(body);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { valid: false };
+      let decoded: unknown;
+      try {
+        decoded = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
+      } catch {
+        return { valid: false };
+      }
+      const payload = payloadSchema.safeParse(decoded);
+      if (!payload.success) return { valid: false };
+      return { valid: true, expired: payload.data.exp * 1000 <= now(), payload: payload.data };
+    },
+  };
+}
+
+export type PdfTokens = ReturnType<typeof createPdfTokens>;
