@@ -1,6 +1,6 @@
 /** Service settings from the environment, validated once at start. */
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 
@@ -21,6 +21,7 @@ const environmentSchema = z.object({
   CKA_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   CKA_OCR: z.enum(["auto", "off"]).default("auto"),
   CKA_INGEST_WORKERS: z.coerce.number().int().positive().optional(),
+  CKA_REFUSAL_THRESHOLD: z.coerce.number().min(0).max(1).optional(),
   CKA_LLM_BASE_URL: z.url().optional(),
   CKA_LLM_MODEL: z.string().min(1).optional(),
   CKA_LLM_API_KEY: z.string().optional(),
@@ -37,6 +38,8 @@ export interface ServiceConfig {
   rateLimitPerMinute: number;
   ocr: boolean;
   ingestWorkers: number | undefined;
+  /** Overrides the calibrated refusal threshold (used to draw the calibration curve). */
+  refusalThreshold: number | undefined;
   llm: { baseUrl: string; model: string; apiKey: string } | null;
 }
 
@@ -47,6 +50,7 @@ interface Secrets {
 
 /** Secrets not given in the environment are made once and kept (mode 0600) in the data folder. */
 function dataDirSecrets(dataDir: string): Secrets {
+  mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, "secrets.json");
   if (existsSync(path)) return JSON.parse(readFileSync(path, "utf8")) as Secrets;
   const secrets = {
@@ -77,6 +81,7 @@ export function loadConfig(dataDir: string, environment: NodeJS.ProcessEnv = pro
     rateLimitPerMinute: values.CKA_RATE_LIMIT_PER_MINUTE,
     ocr: values.CKA_OCR === "auto",
     ingestWorkers: values.CKA_INGEST_WORKERS,
+    refusalThreshold: values.CKA_REFUSAL_THRESHOLD,
     llm:
       values.CKA_LLM_BASE_URL && values.CKA_LLM_MODEL
         ? {

@@ -10,9 +10,11 @@ import { randomId } from "../ids.ts";
 import type { Bm25Index } from "../index/bm25-index.ts";
 import type { PdfTokens } from "../pdf/pdf-token.ts";
 import type { Store } from "../store/store.ts";
+import { expectedAnswer } from "./answer-type.ts";
 import { composeAnswer, type EngineSettings, refusalText } from "./extractive-engine.ts";
 import { questionTerms } from "./question-terms.ts";
 import { buildReference } from "./references.ts";
+import { unknownNames } from "./specific-names.ts";
 
 export interface AskInput {
   assistantId: string;
@@ -68,16 +70,19 @@ export async function* answerQuestion(
   const ranked = passages.map((passage) => ({ passage, score: scoreOf.get(passage.id) ?? 0 }));
 
   yield { type: "status", stage: "composing", message: "Choosing the sentences that answer" };
-  const composition = composeAnswer(ranked, question.terms, inverseDocumentFrequency(index), {
+  const missingNames = unknownNames(input.message, (term) => index.documentFrequency(term));
+  const composed = composeAnswer(ranked, question.terms, inverseDocumentFrequency(index), {
     detail: input.detail,
     technicality: input.technicality,
+    expected: expectedAnswer(input.message),
     ...(dependencies.settings ? { settings: dependencies.settings } : {}),
   });
+  const composition = missingNames.length > 0 ? { ...composed, claims: [], refusal: true } : composed;
 
   let text = "";
   const numbering: Record<string, number> = {};
   if (composition.refusal) {
-    text = refusalText(composition.nearbyTopics);
+    text = refusalText(composition.nearbyTopics, missingNames);
     yield { type: "utterance", id_message: messageId, text, claims: [], references: [], numbering: {} };
   } else {
     for (const [position, composed] of composition.claims.entries()) {

@@ -2,6 +2,7 @@
 import type { DetailLevel, TechnicalityLevel } from "../../sdk/core/index.ts";
 import type { PassageWithSource } from "../domain.ts";
 import { analyze, type WeightedTerm } from "../index/analyzer.ts";
+import { type ExpectedAnswer, satisfies } from "./answer-type.ts";
 import type { CitedSpan } from "./references.ts";
 
 export interface RankedPassage {
@@ -36,7 +37,7 @@ export interface EngineSettings {
 }
 
 export const defaultEngineSettings: EngineSettings = {
-  refusalThreshold: 0.5,
+  refusalThreshold: 0.25,
   contextCredit: 0.35,
   passageWeight: 0.25,
   relativeFloor: 0.7,
@@ -77,7 +78,12 @@ export function composeAnswer(
   ranked: readonly RankedPassage[],
   query: readonly WeightedTerm[],
   idf: (term: string) => number,
-  options: { detail: DetailLevel; technicality: TechnicalityLevel; settings?: EngineSettings },
+  options: {
+    detail: DetailLevel;
+    technicality: TechnicalityLevel;
+    expected?: ExpectedAnswer;
+    settings?: EngineSettings;
+  },
 ): Composition {
   const settings = options.settings ?? defaultEngineSettings;
   const weights = new Map(query.map((term) => [term.term, term.weight * idf(term.term)]));
@@ -90,22 +96,20 @@ export function composeAnswer(
   ranked.forEach(({ passage, score }, passageIndex) => {
     const sentenceTerms = passage.sentences.map((sentence) => new Set(analyze(sentence.text)));
     const headingTerms = new Set(analyze(passage.heading));
+    const passageTerms = new Set(sentenceTerms.flatMap((terms) => [...terms]));
     sentenceTerms.forEach((terms, sentence) => {
       let own = 0;
       let context = 0;
       for (const [term, weight] of weights) {
         if (terms.has(term)) own += weight;
-        else if (
-          headingTerms.has(term) ||
-          sentenceTerms[sentence - 1]?.has(term) ||
-          sentenceTerms[sentence + 1]?.has(term)
-        ) {
-          context += weight;
-        }
+        else if (headingTerms.has(term) || passageTerms.has(term)) context += weight;
       }
       const coverage = own / total;
-      const support = Math.min(1, coverage + (settings.contextCredit * context) / total);
       const text = passage.sentences[sentence]!.text;
+      const withNext = `${text} ${passage.sentences[sentence + 1]?.text ?? ""}`;
+      // A date or quantity question is not answered by a sentence that holds none.
+      const typeFactor = satisfies(withNext, options.expected ?? null) ? 1 : 0.5;
+      const support = typeFactor * Math.min(1, coverage + (settings.contextCredit * context) / total);
       candidates.push({
         passageIndex,
         sentence,
@@ -145,15 +149,13 @@ export function composeAnswer(
 
   const claims = chosen.map((candidate): ComposedClaim => {
     const passage = ranked[candidate.passageIndex]!.passage;
-    // A very short sentence ("Run:") rarely stands alone; cite it with the sentence that completes it.
-    const short = passage.sentences[candidate.sentence]!.text.split(/\s+/).length < 6;
-    const last =
-      short && candidate.sentence + 1 < passage.sentences.length
-        ? candidate.sentence + 1
-        : candidate.sentence;
-    const sentences = passage.sentences.slice(candidate.sentence, last + 1);
+    const { first, last } = claimSpan(
+      passage.sentences.map((sentence) => sentence.text),
+      candidate.sentence,
+    );
+    const sentences = passage.sentences.slice(first, last + 1);
     return {
-      span: { passage, first: candidate.sentence, last },
+      span: { passage, first, last },
       text: sentences.map((sentence) => sentence.text).join(" "),
       support: Math.round(candidate.support * 1000) / 1000,
     };
@@ -161,8 +163,39 @@ export function composeAnswer(
   return { claims, refusal: false, nearbyTopics, bestSupport: best.support };
 }
 
-export function refusalText(nearbyTopics: readonly string[]): string {
-  const base = "The sources do not cover this, so I cannot answer it without guessing.";
+/** A sentence that leans on the one before it ("This enables…", "It also…"). */
+const leansBack =
+  /^(this|these|that|those|it|its|they|such|thus|therefore|however|otherwise|so|also|then)\b/i;
+/** A command line or code shown after a lead-in sentence. */
+const codeLike =
+  /^([$#%>]\s|[a-z][\w.-]*\s+-{1,2}\w|[a-z][\w.-]*\s*\(|[A-Za-z_][\w.]*\s*=)|[{};|<>]|\s-{1,2}[a-z]/;
+
+function looksLikeCode(text: string): boolean {
+  return codeLike.test(text) || !/[.!?”"')]$/.test(text.trim());
+}
+
+/**
+ * The sentences a claim cites around the best-matching one: the sentence it leans back on, and the
+ * command or continuation that a lead-in ("…from the commandline:", a very short sentence) introduces.
+ */
+export function claimSpan(texts: readonly string[], index: number): { first: number; last: number } {
+  const current = texts[index]!;
+  const first = index > 0 && leansBack.test(current) ? index - 1 : index;
+  let last = index;
+  const next = texts[index + 1];
+  const introduces = /:\s*$/.test(current) || current.split(/\s+/).length < 6;
+  if (next !== undefined && (introduces || looksLikeCode(next))) {
+    last = index + 1;
+    const after = texts[index + 2];
+    if (after !== undefined && looksLikeCode(next) && looksLikeCode(after)) last = index + 2;
+  }
+  return { first, last };
+}
+
+export function refusalText(nearbyTopics: readonly string[], unknownNames: readonly string[] = []): string {
+  const base = unknownNames.length
+    ? `The sources do not mention ${unknownNames.join(" or ")}, so I cannot answer this without guessing.`
+    : "The sources do not cover this, so I cannot answer it without guessing.";
   if (nearbyTopics.length === 0) return base;
   return `${base} Nearby topics they do cover: ${nearbyTopics.map((topic) => topic.split(" › ").pop()).join("; ")}.`;
 }

@@ -7,7 +7,7 @@ const questionWords = new Set(
     "what which who whom whose why how when where do does did doing done can could should would will shall may might must " +
       "i me my mine myself you your yours we us our ours he she him her his one ones someone something anything " +
       "need want way ways tell explain please give know also just actually really instead otherwise else about " +
-      "get got make sure",
+      "get got make sure command commands option options program tool utility step steps",
   ),
 );
 

@@ -1,0 +1,207 @@
+/** `npm run eval`: the dev QA set end to end over HTTP against a fresh service; prints and saves the metrics. */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { type AnswerState, ragResponseSchema, reduceAnswerText } from "../sdk/core/index.ts";
+import { createAdminClient } from "../service/cli/admin-client.ts";
+import { ingestFiles } from "../service/cli/ingest-command.ts";
+import { spawnService } from "../service/testing/spawn-service.ts";
+import {
+  citedReferences,
+  firstRelevantRank,
+  isCitationHit,
+  onExpectedPage,
+  percentile,
+  type QaItem,
+} from "./eval-scoring.ts";
+
+interface SupportRow {
+  type: QaItem["type"];
+  refused: boolean;
+  topSupport: number | null;
+}
+
+function refusalCurve(rows: readonly SupportRow[]) {
+  return Array.from({ length: 13 }, (_, step) => {
+    const threshold = step * 0.05;
+    const refuses = (row: SupportRow) => row.refused || (row.topSupport ?? 0) < threshold;
+    const answerable = rows.filter((row) => row.type === "answerable");
+    const unanswerable = rows.filter((row) => row.type === "unanswerable");
+    return {
+      threshold: Math.round(threshold * 100) / 100,
+      false_refusals: Math.round((answerable.filter(refuses).length / answerable.length) * 1000) / 1000,
+      refusal_recall: Math.round((unanswerable.filter(refuses).length / unanswerable.length) * 1000) / 1000,
+    };
+  });
+}
+
+const { values } = parseArgs({
+  options: {
+    eval: { type: "string", default: resolve(import.meta.dirname, "../../shared/eval") },
+    out: { type: "string", default: "eval-results" },
+    "refusal-threshold": { type: "string" },
+  },
+});
+
+const evalDir = values.eval;
+const items = readFileSync(join(evalDir, "qa-debian-docs.jsonl"), "utf8")
+  .split("\n")
+  .filter((line) => line.trim())
+  .map((line) => JSON.parse(line) as QaItem);
+
+const env: Record<string, string> = { CKA_RATE_LIMIT_PER_MINUTE: "100000" };
+if (values["refusal-threshold"]) env.CKA_REFUSAL_THRESHOLD = values["refusal-threshold"];
+const service = await spawnService({ env });
+try {
+  const admin = createAdminClient({
+    url: service.url,
+    adminToken: JSON.parse(readFileSync(join(service.dataDir, "secrets.json"), "utf8")).adminToken,
+  });
+  const assistant = await admin.createAssistant("Dev QA");
+  const key = await admin.createKey(assistant.id, ["ask", "rag"], "eval");
+  const ingest = await ingestFiles(admin, {
+    assistant: assistant.id,
+    paths: [join(evalDir, "pdfs")],
+    out: process.stderr,
+  });
+  if (ingest.failed > 0) throw new Error(`${ingest.failed} PDFs failed to ingest`);
+
+  const headers = {
+    Authorization: `Bearer ${key.key}`,
+    "X-App-Code": "selfserve",
+    "Content-Type": "application/json",
+  };
+  const sessions = new Map<string, string>();
+  const rows = [];
+  for (const item of items) {
+    const ragStarted = performance.now();
+    const ragResponse = await fetch(`${service.url}/external/v1/assistants/${assistant.id}/rag`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ query: item.question.slice(0, 500), max_results: 10 }),
+    });
+    const rag = ragResponseSchema.parse(await ragResponse.json());
+    const ragMs = performance.now() - ragStarted;
+
+    const session = item.follow_up_of ? sessions.get(item.follow_up_of)! : crypto.randomUUID();
+    sessions.set(item.id, session);
+    const askStarted = performance.now();
+    const askResponse = await fetch(
+      `${service.url}/external/v1/assistants/${assistant.id}/sessions/${session}/ask`,
+      {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ id_user: "eval-user", message: item.question }),
+      },
+    );
+    const reader = askResponse.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    let firstLineMs: number | null = null;
+    for (;;) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      text += decoder.decode(chunk.value, { stream: true });
+      if (firstLineMs === null && text.includes("\n")) firstLineMs = performance.now() - askStarted;
+    }
+    const askMs = performance.now() - askStarted;
+    const answer: AnswerState = reduceAnswerText(text);
+    const cited = citedReferences(answer);
+    const rank = item.type === "answerable" ? firstRelevantRank(rag.results, item) : null;
+    rows.push({
+      id: item.id,
+      type: item.type,
+      followUp: Boolean(item.follow_up_of),
+      question: item.question,
+      ragRank: rank,
+      refused: answer.refusal,
+      citationHit: item.type === "answerable" && cited.some((reference) => isCitationHit(reference, item)),
+      citedOnPage: cited.filter((reference) => item.type === "answerable" && onExpectedPage(reference, item))
+        .length,
+      cited: cited.length,
+      topSupport: Object.values(answer.claims)[0]?.support ?? null,
+      quotes: cited.map((reference) => ({
+        page: reference.kind === "pdf_highlight" ? reference.page_index + 1 : null,
+        doc: reference.title,
+        quote: reference.quote.slice(0, 240),
+      })),
+      ragMs,
+      askMs,
+      firstLineMs,
+    });
+  }
+
+  const answerable = rows.filter((row) => row.type === "answerable");
+  const standalone = answerable.filter((row) => !row.followUp);
+  const unanswerable = rows.filter((row) => row.type === "unanswerable");
+  const share = (part: number, whole: number) => (whole ? Math.round((part / whole) * 1000) / 1000 : 0);
+  const hitAt = (list: typeof answerable, k: number) =>
+    share(list.filter((row) => row.ragRank !== null && row.ragRank <= k).length, list.length);
+  const answered = answerable.filter((row) => !row.refused);
+  const metrics = {
+    items: rows.length,
+    rag: {
+      standalone: {
+        count: standalone.length,
+        hit1: hitAt(standalone, 1),
+        hit5: hitAt(standalone, 5),
+        hit10: hitAt(standalone, 10),
+      },
+      all_answerable: {
+        count: answerable.length,
+        hit1: hitAt(answerable, 1),
+        hit5: hitAt(answerable, 5),
+        hit10: hitAt(answerable, 10),
+      },
+      mrr10: share(
+        answerable.reduce((sum, row) => sum + (row.ragRank ? 1 / row.ragRank : 0), 0),
+        answerable.length,
+      ),
+    },
+    ask: {
+      citation_hit: share(answerable.filter((row) => row.citationHit).length, answerable.length),
+      citation_hit_follow_ups: share(
+        answerable.filter((row) => row.followUp && row.citationHit).length,
+        answerable.filter((row) => row.followUp).length,
+      ),
+      citation_precision: share(
+        answered.reduce((sum, row) => sum + row.citedOnPage, 0),
+        answered.reduce((sum, row) => sum + row.cited, 0),
+      ),
+      false_refusals: share(answerable.filter((row) => row.refused).length, answerable.length),
+      refusal_recall: share(unanswerable.filter((row) => row.refused).length, unanswerable.length),
+    },
+    latency_ms: {
+      rag_p50: percentile(
+        rows.map((row) => row.ragMs),
+        0.5,
+      ),
+      rag_p95: percentile(
+        rows.map((row) => row.ragMs),
+        0.95,
+      ),
+      ask_p50: percentile(
+        rows.map((row) => row.askMs),
+        0.5,
+      ),
+      ask_p95: percentile(
+        rows.map((row) => row.askMs),
+        0.95,
+      ),
+      first_line_p50: percentile(
+        rows.map((row) => row.firstLineMs ?? 0),
+        0.5,
+      ),
+    },
+    ingest: { pages: ingest.pages, seconds: Math.round(ingest.seconds * 10) / 10 },
+    // With --refusal-threshold 0 every answer keeps its best claim, so any higher threshold can be replayed.
+    ...(values["refusal-threshold"] === "0" ? { refusal_curve: refusalCurve(rows) } : {}),
+  };
+  mkdirSync(values.out, { recursive: true });
+  const file = join(values.out, "eval-latest.json");
+  writeFileSync(file, JSON.stringify({ metrics, rows }, null, 2));
+  console.log(JSON.stringify(metrics, null, 2));
+  console.log(`rows written to ${file}`);
+} finally {
+  await service.stop();
+}
