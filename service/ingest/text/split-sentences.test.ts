@@ -1,0 +1,86 @@
+/** Sentence boundaries a reader of a citation would agree with. */
+import { describe, expect, it } from "vitest";
+import { splitSentences } from "./split-sentences.ts";
+
+describe("splitSentences", () => {
+  it("splits ordinary prose at sentence ends", () => {
+    expect(splitSentences("APT installs packages. It also removes them! Does it upgrade? Yes")).toEqual([
+      "APT installs packages.",
+      "It also removes them!",
+      "Does it upgrade?",
+      "Yes",
+    ]);
+  });
+
+  it("does not split after common abbreviations", () => {
+    expect(
+      splitSentences("Use a mirror, e.g. Debian's, i.e. the fast one. Mr. Smith agrees. Dr. Who too."),
+    ).toEqual(["Use a mirror, e.g. Debian's, i.e. the fast one.", "Mr. Smith agrees.", "Dr. Who too."]);
+    expect(splitSentences("See Fig. 3 and No. 12 for the layout. J. R. R. Tolkien wrote it.")).toEqual([
+      "See Fig. 3 and No. 12 for the layout.",
+      "J. R. R. Tolkien wrote it.",
+    ]);
+  });
+
+  it("treats etc. and dotted abbreviations by what follows", () => {
+    expect(splitSentences("Keep logs, caches, etc. in /var. The rest goes to /srv.")).toEqual([
+      "Keep logs, caches, etc. in /var.",
+      "The rest goes to /srv.",
+    ]);
+    expect(splitSentences("It ships in the U.S. Army kit. It arrived at 5 p.m. The box was open.")).toEqual([
+      "It ships in the U.S. Army kit.",
+      "It arrived at 5 p.m.",
+      "The box was open.",
+    ]);
+  });
+
+  it("keeps decimals, version numbers, file names and URLs whole", () => {
+    expect(
+      splitSentences(
+        "Version 1.2.3 costs 3.50 EUR. Edit apt.conf or /etc/apt/sources.list.d/debian.sources first. " +
+          "Details at https://wiki.debian.org/Apt.Conf?x=1.2. Then run it.",
+      ),
+    ).toEqual([
+      "Version 1.2.3 costs 3.50 EUR.",
+      "Edit apt.conf or /etc/apt/sources.list.d/debian.sources first.",
+      "Details at https://wiki.debian.org/Apt.Conf?x=1.2.",
+      "Then run it.",
+    ]);
+  });
+
+  it("keeps closing quotes and brackets with their sentence", () => {
+    expect(splitSentences('He typed "apt purge." Then he left (as usual.) Nobody noticed.')).toEqual([
+      'He typed "apt purge."',
+      "Then he left (as usual.)",
+      "Nobody noticed.",
+    ]);
+  });
+
+  it("does not split a list number from its item", () => {
+    expect(splitSentences("1. Update the lists. 2. Install the package.")).toEqual([
+      "1. Update the lists.",
+      "2. Install the package.",
+    ]);
+  });
+
+  it("cuts a long run without punctuation at about 60 words, preferring a comma", () => {
+    const words = Array.from({ length: 150 }, (_, index) =>
+      index === 49 ? `word${index},` : `word${index}`,
+    );
+    const pieces = splitSentences(words.join(" "));
+    expect(pieces.map((piece) => piece.split(" ").length)).toEqual([50, 60, 40]);
+    expect(pieces[0]?.endsWith("word49,")).toBe(true);
+    expect(pieces.join(" ")).toBe(words.join(" "));
+  });
+
+  it("never leaves a one-word tail when a run is just over the limit", () => {
+    const pieces = splitSentences(Array.from({ length: 61 }, () => "word").join(" "));
+    expect(pieces.map((piece) => piece.split(" ").length)).toEqual([31, 30]);
+  });
+
+  it("collapses whitespace and splits ideographic full stops", () => {
+    expect(splitSentences("  One\n line.\tTwo  ")).toEqual(["One line.", "Two"]);
+    expect(splitSentences("这是第一句。这是第二句！")).toEqual(["这是第一句。", "这是第二句！"]);
+    expect(splitSentences("   ")).toEqual([]);
+  });
+});
