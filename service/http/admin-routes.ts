@@ -73,6 +73,7 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
     const id = context.req.param("assistant");
     if (!(await store.assistants.remove(id))) throw new HttpProblem(404, "not_found", `No assistant ${id}.`);
     dependencies.indexes.forget(id);
+    store.keys.forgetAll();
     return context.body(null, 204);
   });
 
@@ -113,6 +114,7 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
       throw new HttpProblem(404, "not_found", `No document ${documentId} in assistant ${assistant.id}.`);
     }
     await dependencies.indexes.removeDocument(assistant.id, documentId);
+    store.passages.forgetDocument(documentId);
     return context.body(null, 204);
   });
 

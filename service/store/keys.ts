@@ -43,9 +43,25 @@ export interface VerifiedKey {
   scopes: Scope[];
 }
 
-export function createKeyStore(db: SqlQueryable) {
+/**
+ * `cacheMs` > 0 keeps key records in memory; only safe when this process is the only writer (embedded
+ * storage), because a revocation made by another process would go unseen until the entry expires.
+ */
+export function createKeyStore(db: SqlQueryable, options: { cacheMs: number } = { cacheMs: 0 }) {
   const columns = "id, assistant_id, name, scopes, prefix, hash, created_at, revoked_at";
+  const cache = new Map<string, { row: KeyRow | undefined; at: number }>();
+  const lookup = async (id: string): Promise<KeyRow | undefined> => {
+    const cached = cache.get(id);
+    if (cached && performance.now() - cached.at < options.cacheMs) return cached.row;
+    const [row] = await db.query<KeyRow>(`select ${columns} from api_keys where id = $1`, [id]);
+    if (options.cacheMs > 0) cache.set(id, { row, at: performance.now() });
+    return row;
+  };
   return {
+    /** Drops every cached record, e.g. after an assistant (and so its keys) was deleted. */
+    forgetAll(): void {
+      cache.clear();
+    },
     async create(assistantId: string, scopes: Scope[], name: string | null): Promise<KeyCreated> {
       const id = randomId("key");
       const secret = randomBytes(32).toString("base64url");
@@ -69,13 +85,14 @@ export function createKeyStore(db: SqlQueryable) {
         `update api_keys set revoked_at = coalesce(revoked_at, now()) where id = $1 returning ${columns}`,
         [id],
       );
+      cache.delete(id);
       return row ? toRecord(row) : null;
     },
     /** The key's record when the key is well formed, known and not revoked; otherwise null. */
     async verify(key: string): Promise<VerifiedKey | null> {
       const parsed = parseKey(key);
       if (!parsed) return null;
-      const [row] = await db.query<KeyRow>(`select ${columns} from api_keys where id = $1`, [parsed.id]);
+      const row = await lookup(parsed.id);
       const expected = Buffer.from(row?.hash ?? "0".repeat(64), "hex");
       const matches = timingSafeEqual(expected, Buffer.from(hashSecret(parsed.secret), "hex"));
       if (!row || !matches || row.revoked_at) return null;

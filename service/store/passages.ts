@@ -47,7 +47,16 @@ export interface DocumentOutcome {
 /** Rows sent to the database in one JSON parameter, so a document of any size is one statement per batch. */
 const batchSize = 2000;
 
+/** Passages never change once committed, so recently read ones are kept to spare the database a round trip. */
+const cachedPassages = 20_000;
+
 export function createPassageStore(db: SqlClient) {
+  const cache = new Map<string, PassageWithSource>();
+  const remember = (passage: PassageWithSource) => {
+    cache.delete(passage.id);
+    cache.set(passage.id, passage);
+    if (cache.size > cachedPassages) cache.delete(cache.keys().next().value as string);
+  };
   return {
     /** Replaces the document's passages and marks it ready, in one transaction. */
     async commitDocument(
@@ -74,14 +83,29 @@ export function createPassageStore(db: SqlClient) {
       });
     },
     async byIds(assistantId: string, ids: readonly string[]): Promise<PassageWithSource[]> {
-      if (ids.length === 0) return [];
-      const rows = await db.query<PassageRow>(
-        `select p.*, d.file_name from passages p join documents d on d.id = p.document_id
-         where p.assistant_id = $1 and p.id = any($2::text[]) and d.status = 'ready'`,
-        [assistantId, ids],
-      );
-      const byId = new Map(rows.map((row) => [row.id, toPassage(row)]));
+      const byId = new Map<string, PassageWithSource>();
+      for (const id of ids) {
+        const cached = cache.get(id);
+        if (cached?.assistantId === assistantId) byId.set(id, cached);
+      }
+      const missing = ids.filter((id) => !byId.has(id));
+      if (missing.length > 0) {
+        const rows = await db.query<PassageRow>(
+          `select p.*, d.file_name from passages p join documents d on d.id = p.document_id
+           where p.assistant_id = $1 and p.id = any($2::text[]) and d.status = 'ready'`,
+          [assistantId, missing],
+        );
+        for (const row of rows) {
+          const passage = toPassage(row);
+          remember(passage);
+          byId.set(passage.id, passage);
+        }
+      }
       return ids.flatMap((id) => byId.get(id) ?? []);
+    },
+    /** A deleted document's passages must not be served from memory. */
+    forgetDocument(documentId: string): void {
+      for (const [id, passage] of cache) if (passage.documentId === documentId) cache.delete(id);
     },
     async ofDocuments(documentIds: readonly string[]): Promise<PassageWithSource[]> {
       if (documentIds.length === 0) return [];

@@ -25,7 +25,8 @@ export function createStore(client: SqlClient): Store {
     assistants: createAssistantStore(client),
     documents: createDocumentStore(client),
     passages: createPassageStore(client),
-    keys: createKeyStore(client),
+    // Embedded storage has one owner process, so key records can be cached; a shared PostgreSQL cannot.
+    keys: createKeyStore(client, { cacheMs: client.engine === "pglite" ? 60_000 : 0 }),
     sessions: createSessionStore(client),
     snapshots: createSnapshotStore(client),
     close: () => client.close(),
