@@ -7,7 +7,7 @@ import { createAdminClient } from "../service/cli/admin-client.ts";
 import { ingestFiles } from "../service/cli/ingest-command.ts";
 import { createPdfTokens } from "../service/pdf/pdf-token.ts";
 import { type SpawnedService, spawnService } from "../service/testing/spawn-service.ts";
-import { describe, measure } from "./bench/latency.ts";
+import { formatLatency, measure } from "./bench/latency.ts";
 import { readPassages, writeSyntheticCorpus } from "./bench/synthetic-corpus.ts";
 import type { QaItem } from "./eval-scoring.ts";
 
@@ -42,7 +42,7 @@ async function apiLatency(
       body: JSON.stringify({ query: questions[index % questions.length]!.slice(0, 500) }),
     }).then((response) => response.arrayBuffer());
   await measure(50, rag);
-  console.log(describe(`${label}: rag`, await measure(1000, rag)));
+  console.log(formatLatency(`${label}: rag`, await measure(1000, rag)));
   let firstLines: number[] = [];
   const ask = async (index: number) => {
     const started = performance.now();
@@ -65,7 +65,7 @@ async function apiLatency(
   };
   await measure(20, ask);
   firstLines = [];
-  console.log(describe(`${label}: ask, complete extractive answer`, await measure(300, ask)));
+  console.log(formatLatency(`${label}: ask, complete extractive answer`, await measure(300, ask)));
   const sorted = firstLines.sort((a, b) => a - b);
   console.log(
     `${`${label}: ask, first stream line`.padEnd(44)} p50 ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)} ms  p95 ${sorted[Math.floor(sorted.length * 0.95)]!.toFixed(2)} ms`,
@@ -96,14 +96,16 @@ async function sliceLatency(service: SpawnedService, assistantId: string, key: s
     if (response.status !== 200) throw new Error(`slice answered ${response.status}`);
     await response.arrayBuffer();
   };
-  console.log(describe("PDF slice, cold (311-page PDF, first request)", await measure(1, () => slice(150))));
+  console.log(
+    formatLatency("PDF slice, cold (311-page PDF, first request)", await measure(1, () => slice(150))),
+  );
   console.log(
     describe(
       "PDF slice, warm (parsed PDF cached, new pages)",
       await measure(100, (index) => slice(3 + index * 3)),
     ),
   );
-  console.log(describe("PDF slice, repeated (slice cached)", await measure(100, () => slice(150))));
+  console.log(formatLatency("PDF slice, repeated (slice cached)", await measure(100, () => slice(150))));
 }
 
 const dev = await spawnService({ env });

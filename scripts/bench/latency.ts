@@ -27,6 +27,6 @@ export async function measure(
   };
 }
 
-export function describe(label: string, summary: LatencySummary): string {
+export function formatLatency(label: string, summary: LatencySummary): string {
   return `${label.padEnd(44)} p50 ${summary.p50.toFixed(2)} ms  p95 ${summary.p95.toFixed(2)} ms  p99 ${summary.p99.toFixed(2)} ms  (n=${summary.count})`;
 }
