@@ -100,7 +100,7 @@ async function sliceLatency(service: SpawnedService, assistantId: string, key: s
     formatLatency("PDF slice, cold (311-page PDF, first request)", await measure(1, () => slice(150))),
   );
   console.log(
-    describe(
+    formatLatency(
       "PDF slice, warm (parsed PDF cached, new pages)",
       await measure(100, (index) => slice(3 + index * 3)),
     ),
