@@ -2,7 +2,7 @@
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
-import { defaultEngineSettings } from "./answer/extractive-engine.ts";
+import { createExtractiveEngine, defaultEngineSettings } from "./answer/extractive-engine.ts";
 import { loadConfig } from "./config.ts";
 import { mountAdminRoutes } from "./http/admin-routes.ts";
 import { createHttpApp } from "./http/app.ts";
@@ -38,9 +38,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       slicer: createPdfSlicer({ blobs: runtime.blobs, cacheDir: join(config.dataDir, "slices") }),
       limiter: createRateLimiter(config.rateLimitPerMinute),
       logger,
-      ...(config.refusalThreshold !== undefined
-        ? { settings: { ...defaultEngineSettings, refusalThreshold: config.refusalThreshold } }
-        : {}),
+      engine: createExtractiveEngine({
+        ...defaultEngineSettings,
+        ...(config.refusalThreshold !== undefined ? { refusalThreshold: config.refusalThreshold } : {}),
+      }),
     });
     mountAdminRoutes(routes, {
       store: runtime.store,

@@ -11,7 +11,8 @@ import type { Bm25Index } from "../index/bm25-index.ts";
 import type { PdfTokens } from "../pdf/pdf-token.ts";
 import type { Store } from "../store/store.ts";
 import { expectedAnswer } from "./answer-type.ts";
-import { composeAnswer, type EngineSettings, refusalText } from "./extractive-engine.ts";
+import type { AnswerEngine } from "./engine.ts";
+import { nearbyTopics, refusalText } from "./extractive-engine.ts";
 import { questionTerms } from "./question-terms.ts";
 import { buildReference } from "./references.ts";
 import { unknownNames } from "./specific-names.ts";
@@ -29,8 +30,11 @@ export interface AskDependencies {
   store: Store;
   index: Bm25Index;
   tokens: PdfTokens;
-  settings?: EngineSettings;
+  engine: AnswerEngine;
 }
+
+/** Earlier turns an engine may read to understand a follow-up. */
+const historyTurns = 3;
 
 /** Passages read per question: enough for the answer to be among them, few enough to stay fast. */
 const passagesRead = 12;
@@ -52,8 +56,8 @@ export async function* answerQuestion(
   const { store, index } = dependencies;
   yield { type: "status", stage: "retrieving", message: "Searching the sources" };
 
-  const [previous] = await store.sessions.recentTurns(input.assistantId, input.session, 1);
-  const question = questionTerms(input.message, previous?.searchQuery ?? null);
+  const history = await store.sessions.recentTurns(input.assistantId, input.session, historyTurns);
+  const question = questionTerms(input.message, history.at(-1)?.searchQuery ?? null);
   const hits = index.searchTerms(question.terms, { limit: passagesRead });
   yield {
     type: "activity",
@@ -71,44 +75,52 @@ export async function* answerQuestion(
 
   yield { type: "status", stage: "composing", message: "Choosing the sentences that answer" };
   const missingNames = unknownNames(input.message, (term) => index.documentFrequency(term));
-  const composed = composeAnswer(ranked, question.terms, inverseDocumentFrequency(index), {
-    detail: input.detail,
-    technicality: input.technicality,
-    expected: expectedAnswer(input.message),
-    ...(dependencies.settings ? { settings: dependencies.settings } : {}),
-  });
-  const composition = missingNames.length > 0 ? { ...composed, claims: [], refusal: true } : composed;
+  const claims =
+    missingNames.length > 0
+      ? []
+      : dependencies.engine.compose({
+          message: input.message,
+          history,
+          ranked,
+          terms: question.terms,
+          idf: inverseDocumentFrequency(index),
+          detail: input.detail,
+          technicality: input.technicality,
+          expected: expectedAnswer(input.message),
+        });
 
   let text = "";
   const numbering: Record<string, number> = {};
-  if (composition.refusal) {
-    text = refusalText(composition.nearbyTopics, missingNames);
+  const cited: string[] = [];
+  for await (const composed of claims) {
+    const reference: Reference = buildReference(composed.span, {
+      tokens: dependencies.tokens,
+      user: input.user,
+      session: input.session,
+    });
+    const isNew = numbering[reference.id] === undefined;
+    if (isNew) numbering[reference.id] = Object.keys(numbering).length + 1;
+    cited.push(composed.span.passage.id);
+    const claim: Claim = {
+      n: cited.length,
+      text: composed.text,
+      reference_ids: [reference.id],
+      support: composed.support,
+    };
+    text += `${text ? " " : ""}${composed.text}{{GIST:${claim.n}}}{{CIT:${reference.id}}}`;
+    yield {
+      type: "utterance",
+      id_message: messageId,
+      text,
+      claims: [claim],
+      references: isNew ? [reference] : [],
+      numbering: isNew ? { [reference.id]: numbering[reference.id]! } : {},
+    };
+  }
+  const refusal = cited.length === 0;
+  if (refusal) {
+    text = refusalText(nearbyTopics(ranked), missingNames);
     yield { type: "utterance", id_message: messageId, text, claims: [], references: [], numbering: {} };
-  } else {
-    for (const [position, composed] of composition.claims.entries()) {
-      const reference: Reference = buildReference(composed.span, {
-        tokens: dependencies.tokens,
-        user: input.user,
-        session: input.session,
-      });
-      const isNew = numbering[reference.id] === undefined;
-      if (isNew) numbering[reference.id] = Object.keys(numbering).length + 1;
-      const claim: Claim = {
-        n: position + 1,
-        text: composed.text,
-        reference_ids: [reference.id],
-        support: composed.support,
-      };
-      text += `${text ? " " : ""}${composed.text}{{GIST:${claim.n}}}{{CIT:${reference.id}}}`;
-      yield {
-        type: "utterance",
-        id_message: messageId,
-        text,
-        claims: [claim],
-        references: isNew ? [reference] : [],
-        numbering: isNew ? { [reference.id]: numbering[reference.id]! } : {},
-      };
-    }
   }
 
   await store.sessions.appendTurn(input.assistantId, input.session, {
@@ -116,13 +128,13 @@ export async function* answerQuestion(
     question: input.message,
     searchQuery: question.searchText.slice(0, 2000),
     answer: text,
-    refusal: composition.refusal,
-    passageIds: composition.claims.map((claim) => claim.span.passage.id),
+    refusal,
+    passageIds: cited,
   });
   yield {
     type: "done",
     id_message: messageId,
-    refusal: composition.refusal,
+    refusal,
     usage: { passages_read: passages.length, ms: Math.round(performance.now() - started) },
   };
 }

@@ -3,6 +3,7 @@ import type { DetailLevel, TechnicalityLevel } from "../../sdk/core/index.ts";
 import type { PassageWithSource } from "../domain.ts";
 import { analyze, type WeightedTerm } from "../index/analyzer.ts";
 import { type ExpectedAnswer, satisfies } from "./answer-type.ts";
+import type { AnswerEngine } from "./engine.ts";
 import type { CitedSpan } from "./references.ts";
 
 export interface RankedPassage {
@@ -20,8 +21,6 @@ export interface ComposedClaim {
 export interface Composition {
   claims: ComposedClaim[];
   refusal: boolean;
-  /** Headings of the best passages, offered in a refusal as what the sources do cover. */
-  nearbyTopics: string[];
   bestSupport: number;
 }
 
@@ -88,8 +87,7 @@ export function composeAnswer(
   const settings = options.settings ?? defaultEngineSettings;
   const weights = new Map(query.map((term) => [term.term, term.weight * idf(term.term)]));
   const total = [...weights.values()].reduce((sum, weight) => sum + weight, 0);
-  const nearbyTopics = [...new Set(ranked.map((item) => item.passage.heading).filter(Boolean))].slice(0, 3);
-  if (total === 0 || ranked.length === 0) return { claims: [], refusal: true, nearbyTopics, bestSupport: 0 };
+  if (total === 0 || ranked.length === 0) return { claims: [], refusal: true, bestSupport: 0 };
 
   const topScore = ranked[0]!.score || 1;
   const candidates: Candidate[] = [];
@@ -126,7 +124,7 @@ export function composeAnswer(
   candidates.sort((a, b) => b.score - a.score);
   const best = candidates[0];
   if (!best || best.support < settings.refusalThreshold) {
-    return { claims: [], refusal: true, nearbyTopics, bestSupport: best?.support ?? 0 };
+    return { claims: [], refusal: true, bestSupport: best?.support ?? 0 };
   }
 
   const limits = claimCounts[options.detail];
@@ -160,7 +158,23 @@ export function composeAnswer(
       support: Math.round(candidate.support * 1000) / 1000,
     };
   });
-  return { claims, refusal: false, nearbyTopics, bestSupport: best.support };
+  return { claims, refusal: false, bestSupport: best.support };
+}
+
+/** The default engine: extractive, so it cannot state anything the sources do not say. */
+export function createExtractiveEngine(settings: EngineSettings = defaultEngineSettings): AnswerEngine {
+  return {
+    name: "extractive",
+    async *compose(request) {
+      const composition = composeAnswer(request.ranked, request.terms, request.idf, {
+        detail: request.detail,
+        technicality: request.technicality,
+        expected: request.expected,
+        settings,
+      });
+      yield* composition.claims;
+    },
+  };
 }
 
 /** A sentence that leans on the one before it ("This enables…", "It also…"). */
@@ -190,6 +204,11 @@ export function claimSpan(texts: readonly string[], index: number): { first: num
     if (after !== undefined && looksLikeCode(next) && looksLikeCode(after)) last = index + 2;
   }
   return { first, last };
+}
+
+/** Headings of the best passages, offered in a refusal as what the sources do cover. */
+export function nearbyTopics(ranked: readonly RankedPassage[]): string[] {
+  return [...new Set(ranked.map((item) => item.passage.heading).filter(Boolean))].slice(0, 3);
 }
 
 export function refusalText(nearbyTopics: readonly string[], unknownNames: readonly string[] = []): string {

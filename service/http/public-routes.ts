@@ -8,7 +8,7 @@ import {
   ragRequestSchema,
 } from "../../sdk/core/index.ts";
 import { answerQuestion } from "../answer/answer-question.ts";
-import type { EngineSettings } from "../answer/extractive-engine.ts";
+import type { AnswerEngine } from "../answer/engine.ts";
 import { topicTerms } from "../answer/question-terms.ts";
 import { toRetrievalResult } from "../answer/retrieval-result.ts";
 import type { AssistantIndexes } from "../index/assistant-indexes.ts";
@@ -30,7 +30,7 @@ export interface PublicDependencies {
   slicer: PdfSlicer;
   limiter: RateLimiter;
   logger: Logger;
-  settings?: EngineSettings;
+  engine: AnswerEngine;
 }
 
 const bodyLimit = 64 * 1024;
@@ -63,7 +63,7 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
         detail: input.detail_level ?? "BALANCED",
         technicality: input.technicality_level ?? "BALANCED",
       },
-      { store, index, tokens, ...(dependencies.settings ? { settings: dependencies.settings } : {}) },
+      { store, index, tokens, engine: dependencies.engine },
     );
     return ndjsonResponse(lines, context.get("requestId"), dependencies.logger);
   });

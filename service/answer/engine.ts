@@ -1,0 +1,25 @@
+/** What an answer engine is: passages and a question in, verified claims out (none means a refusal). */
+import type { DetailLevel, TechnicalityLevel } from "../../sdk/core/index.ts";
+import type { WeightedTerm } from "../index/analyzer.ts";
+import type { Turn } from "../store/sessions.ts";
+import type { ExpectedAnswer } from "./answer-type.ts";
+import type { ComposedClaim, RankedPassage } from "./extractive-engine.ts";
+
+export interface EngineRequest {
+  message: string;
+  /** Earlier turns of the session, oldest first. */
+  history: readonly Turn[];
+  ranked: readonly RankedPassage[];
+  terms: readonly WeightedTerm[];
+  idf: (term: string) => number;
+  detail: DetailLevel;
+  technicality: TechnicalityLevel;
+  expected: ExpectedAnswer;
+  signal?: AbortSignal;
+}
+
+export interface AnswerEngine {
+  readonly name: string;
+  /** Claims in answer order, each already checked against the passage it cites. */
+  compose(request: EngineRequest): AsyncIterable<ComposedClaim>;
+}
