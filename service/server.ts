@@ -3,6 +3,8 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { createExtractiveEngine, defaultEngineSettings } from "./answer/extractive-engine.ts";
+import { createFallbackEngine } from "./answer/llm/fallback-engine.ts";
+import { createLlmEngine } from "./answer/llm/llm-engine.ts";
 import { loadConfig } from "./config.ts";
 import { mountAdminRoutes } from "./http/admin-routes.ts";
 import { createHttpApp } from "./http/app.ts";
@@ -29,6 +31,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const logger = createLogger("service");
   const config = loadConfig(options.dataDir);
   const runtime = await openRuntime(config, logger);
+  const extractive = createExtractiveEngine({
+    ...defaultEngineSettings,
+    ...(config.refusalThreshold !== undefined ? { refusalThreshold: config.refusalThreshold } : {}),
+  });
+  const engine = config.llm
+    ? createFallbackEngine(createLlmEngine({ ...config.llm, logger }), extractive, logger)
+    : extractive;
   let url = "";
   const app = createHttpApp(logger, (routes) => {
     mountPublicRoutes(routes, {
@@ -38,10 +47,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       slicer: createPdfSlicer({ blobs: runtime.blobs, cacheDir: join(config.dataDir, "slices") }),
       limiter: createRateLimiter(config.rateLimitPerMinute),
       logger,
-      engine: createExtractiveEngine({
-        ...defaultEngineSettings,
-        ...(config.refusalThreshold !== undefined ? { refusalThreshold: config.refusalThreshold } : {}),
-      }),
+      engine,
     });
     mountAdminRoutes(routes, {
       store: runtime.store,
@@ -65,7 +71,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   const address = server.address() as AddressInfo;
   url = `http://${options.host}:${address.port}`;
-  logger.info("listening", { url, dataDir: options.dataDir, storage: runtime.store.engine });
+  logger.info("listening", {
+    url,
+    dataDir: options.dataDir,
+    storage: runtime.store.engine,
+    engine: engine.name,
+    ...(config.llm ? { model: config.llm.model } : {}),
+  });
   return {
     url,
     adminToken: config.adminToken,
