@@ -80,9 +80,16 @@ export function createAssistantIndexes(store: Store, logger: Logger) {
 
   async function save(assistantId: string, entry: Entry): Promise<void> {
     entry.saveTimer = null;
+    const started = performance.now();
     await store.snapshots.save(assistantId, {
       documentIds: [...entry.documentIds],
       data: entry.index.serialize(),
+    });
+    logger.info("index snapshot saved", {
+      assistantId,
+      documents: entry.documentIds.size,
+      passages: entry.index.size,
+      ms: Math.round(performance.now() - started),
     });
   }
 
