@@ -129,7 +129,8 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
         "Content-Disposition": `inline; filename="slice-${slice.start + 1}.pdf"`,
         [pdfSliceHeaders.sliceStart]: String(slice.start),
         [pdfSliceHeaders.pageCount]: String(slice.pageCount),
-        "Cache-Control": `private, max-age=${Math.max(0, payload.exp - Math.floor(Date.now() / 1000))}`,
+        // Whole seconds the token still has, rounded down: a cached slice must not outlive its token.
+        "Cache-Control": `private, max-age=${Math.max(0, payload.exp - Math.ceil(Date.now() / 1000))}`,
       },
     });
   });

@@ -28,7 +28,8 @@ export function createPdfTokens(secret: string, ttlSeconds: number, now: () => n
   return {
     ttlSeconds,
     issue(claims: PdfTokenClaims): { token: string; expires_at: string } {
-      const exp = Math.floor(now() / 1000) + ttlSeconds;
+      // Rounded up, so a token lives at least its TTL (rounding down left a 1 s TTL token 0–1 s).
+      const exp = Math.ceil(now() / 1000) + ttlSeconds;
       const payload: PdfTokenPayload = { v: 1, t: randomId("tok", 16), ...claims, exp };
       const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
       return {

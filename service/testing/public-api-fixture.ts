@@ -1,0 +1,142 @@
+/** A real service process with an assistant whose documents are ingested and keys of each scope: the bed of the public API's cross-process tests. */
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { Assistant, DocumentRecord, KeyCreated, Scope } from "../../sdk/core/index.ts";
+import { type AdminClient, createAdminClient } from "../cli/admin-client.ts";
+import { createPdfTokens, type PdfTokenClaims } from "../pdf/pdf-token.ts";
+import { type SpawnedService, spawnService } from "./spawn-service.ts";
+
+/** How long a test file's `beforeAll` may take: a process start, then ingestion, on a busy machine. */
+export const fixtureStartTimeout = 200_000;
+
+/** The shared evaluation PDFs (`debian-reference.en.pdf`, `gnuplot.pdf`, …). */
+export const evalPdfFolder = resolve(import.meta.dirname, "../../../shared/eval/pdfs");
+
+/** Copies `pages` (qpdf syntax, e.g. `"1-12"`) of `source` into a new PDF in a temporary folder. */
+export function extractPdfPages(source: string, pages: string, fileName: string): string {
+  const target = join(mkdtempSync(join(tmpdir(), "cka-pdf-")), fileName);
+  execFileSync("qpdf", ["--empty", "--pages", source, pages, "--", target]);
+  return target;
+}
+
+export interface FixtureFile {
+  path: string;
+  /** Datasource name; the service's default one when absent. */
+  datasource?: string;
+}
+
+export interface PublicApiFixture {
+  /** Base URL of the current process (it changes on `restart`). */
+  readonly url: string;
+  readonly service: SpawnedService;
+  readonly admin: AdminClient;
+  /** The `CKA_TOKEN_SECRET` the service signs PDF tokens with, so a test can mint its own. */
+  readonly tokenSecret: string;
+  readonly assistant: Assistant;
+  /** A second assistant, with no documents: its id and keys must be useless to the first one's keys. */
+  readonly otherAssistant: Assistant;
+  /** The first assistant's documents, all `ready`, in upload order. */
+  readonly documents: DocumentRecord[];
+  document(fileName: string): DocumentRecord;
+  createKey(scopes: Scope[], assistantId?: string): Promise<KeyCreated>;
+  /** A PDF token signed as the service signs them; a negative TTL makes an authentic, expired one. */
+  mintPdfToken(claims: Partial<PdfTokenClaims> & { pages: number[] }, ttlSeconds?: number): string;
+  /** SIGTERM (a clean stop), then a new process on the same data folder and environment. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const testUser = "user-1";
+export const testSession = "3f1c2a9e-7b4d-4c8e-9a1f-0d2b3c4e5f60";
+/** The reference id of a minted token unless a test names another. */
+export const mintedReference = "ref_minted0000000000000";
+
+export async function startPublicApiFixture(options: {
+  files: FixtureFile[];
+  env?: Record<string, string>;
+}): Promise<PublicApiFixture> {
+  const adminToken = randomBytes(24).toString("base64url");
+  const tokenSecret = randomBytes(32).toString("base64url");
+  const env = {
+    CKA_ADMIN_TOKEN: adminToken,
+    CKA_TOKEN_SECRET: tokenSecret,
+    CKA_OCR: "off",
+    ...options.env,
+  };
+  let service = await spawnService({ env });
+  let admin = createAdminClient({ url: service.url, adminToken });
+  try {
+    const assistant = await admin.createAssistant("public API test");
+    const otherAssistant = await admin.createAssistant("another tenant");
+    for (const file of options.files) await admin.upload(assistant.id, file.path, file.datasource);
+    const documents = await waitUntilReady(admin, assistant.id);
+    return {
+      get url() {
+        return service.url;
+      },
+      get service() {
+        return service;
+      },
+      get admin() {
+        return admin;
+      },
+      tokenSecret,
+      assistant,
+      otherAssistant,
+      documents,
+      document(fileName) {
+        const found = documents.find((document) => document.file_name === fileName);
+        if (!found) throw new Error(`no ingested document ${fileName}`);
+        return found;
+      },
+      createKey: (scopes, assistantId = assistant.id) => admin.createKey(assistantId, scopes),
+      mintPdfToken(claims, ttlSeconds = 600) {
+        const document = claims.document ?? documents[0]!.id;
+        return createPdfTokens(tokenSecret, ttlSeconds).issue({
+          assistant: assistant.id,
+          reference: mintedReference,
+          document,
+          user: testUser,
+          session: testSession,
+          ...claims,
+        }).token;
+      },
+      async restart() {
+        const code = await service.stop("SIGTERM");
+        if (code !== 0) throw new Error(`service stopped with ${code}:\n${service.logs()}`);
+        service = await spawnService({ dataDir: service.dataDir, env });
+        admin = createAdminClient({ url: service.url, adminToken });
+      },
+      async stop() {
+        await service.stop("SIGKILL");
+        // Each run's database is some 40 MB; nothing reads it after the test.
+        rmSync(service.dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await service.stop("SIGKILL");
+    throw error;
+  }
+}
+
+async function waitUntilReady(admin: AdminClient, assistantId: string): Promise<DocumentRecord[]> {
+  // Generous: ingestion competes for the CPU with whatever else the machine runs.
+  const deadline = Date.now() + 150_000;
+  for (;;) {
+    const documents = await admin.listDocuments(assistantId);
+    const failed = documents.find((document) => document.status === "failed");
+    if (failed) throw new Error(`ingestion of ${failed.file_name} failed: ${failed.error}`);
+    if (documents.every((document) => document.status === "ready")) return documents;
+    if (Date.now() > deadline) {
+      const states = documents.map(
+        (document) =>
+          `${document.file_name}: ${document.status} ${document.pages_done ?? 0}/${document.pages ?? "?"}`,
+      );
+      throw new Error(`documents were not ready within 150 s (${states.join(", ")})`);
+    }
+    await new Promise((resolveWait) => setTimeout(resolveWait, 200));
+  }
+}
