@@ -3,8 +3,12 @@ import { z } from "zod";
 import { externalSessionSchema, idUserSchema, referenceIdSchema } from "./common.ts";
 import { pdfTokenSchema } from "./reference.ts";
 
+/** `?page=` as sent in a URL: decimal digits only, so "", "0x10", "1e2" or " 1" are not silently read as pages. */
 export const pdfPageQuerySchema = z.object({
-  page: z.coerce.number({ error: "page must be a page index" }).int("page must be an integer").min(0),
+  page: z
+    .string({ error: "page must be a 0-based page index" })
+    .regex(/^\d{1,6}$/, "page must be a 0-based page index (decimal digits)")
+    .transform(Number),
 });
 
 export const pdfRefreshRequestSchema = z.object({
