@@ -1,0 +1,81 @@
+/** sdk/ is copied into host apps as a directory: its code may import only itself and its declared peers. */
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+const sdkRoot = import.meta.dirname;
+const peers = ["zod", "react", "react-pdf", "@supabase/supabase-js"];
+
+/** Tests and their support (recorded fixtures, fakes, contract suites) may import anything. */
+function isTestFile(path: string): boolean {
+  const parts = relative(sdkRoot, path).split(sep);
+  return /\.(test|contract)\.tsx?$/.test(path) || parts.includes("fixtures") || parts.includes("testing");
+}
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return entry.name === "node_modules" ? [] : sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts") && !isTestFile(path) ? [path] : [];
+  });
+}
+
+/** Every module specifier of a file: static and dynamic imports, re-exports, `import type`. */
+function importsOf(path: string): string[] {
+  const info = ts.preProcessFile(readFileSync(path, "utf8"), true, true);
+  return info.importedFiles.map((file) => file.fileName);
+}
+
+/** Why `specifier` may not be imported from `path`, or null when it may. */
+function violation(path: string, specifier: string): string | null {
+  if (specifier.startsWith(".")) {
+    const target = resolve(dirname(path), specifier);
+    return target === sdkRoot || target.startsWith(`${sdkRoot}${sep}`) ? null : "escapes sdk/";
+  }
+  if (specifier.startsWith("node:")) {
+    const inServer = relative(sdkRoot, path).split(sep)[0] === "server";
+    return inServer ? null : "a node: builtin outside sdk/server";
+  }
+  const isPeer = peers.some((peer) => specifier === peer || specifier.startsWith(`${peer}/`));
+  return isPeer ? null : "not a declared peer";
+}
+
+describe("sdk imports", () => {
+  const files = sourceFiles(sdkRoot);
+
+  it("finds the SDK's source files (and leaves its tests out)", () => {
+    const names = files.map((path) => relative(sdkRoot, path));
+    expect(names).toEqual(expect.arrayContaining(["core/index.ts", "server/index.ts", "browser/index.ts"]));
+    expect(names.some((name) => name.includes(".test."))).toBe(false);
+  });
+
+  it("imports nothing outside sdk/ except zod, react, react-pdf and @supabase/supabase-js", () => {
+    const problems = files.flatMap((path) =>
+      importsOf(path).flatMap((specifier) => {
+        const reason = violation(path, specifier);
+        return reason ? [`${relative(sdkRoot, path)}: "${specifier}" (${reason})`] : [];
+      }),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it("catches what it is meant to catch", () => {
+    const server = join(sdkRoot, "server", "example.ts");
+    const browser = join(sdkRoot, "browser", "example.ts");
+
+    expect(violation(server, "../../service/store/store.ts")).toBe("escapes sdk/");
+    expect(violation(server, "pg")).toBe("not a declared peer");
+    expect(violation(server, "@electric-sql/pglite")).toBe("not a declared peer");
+    expect(violation(browser, "node:fs")).toBe("a node: builtin outside sdk/server");
+    expect(violation(browser, "fs")).toBe("not a declared peer");
+    expect(violation(server, "node:crypto")).toBeNull();
+    expect(violation(browser, "react/jsx-runtime")).toBeNull();
+    expect(violation(browser, "../core/index.ts")).toBeNull();
+    expect(
+      ts
+        .preProcessFile('export * from "a"; import type { B } from "b"; await import("c");', true, true)
+        .importedFiles.map((file) => file.fileName),
+    ).toEqual(["a", "b", "c"]);
+  });
+});

@@ -1,0 +1,265 @@
+/** The handler called directly with Requests, in front of a fake service that replays recorded streams. */
+import { describe, expect, it } from "vitest";
+import { createServiceHandler } from "./create-service-handler.ts";
+import { createMemoryServiceStore } from "./memory-service-store.ts";
+import { ndjsonBody, ndjsonResponse, problemResponse } from "./testing/fake-fetch.ts";
+import {
+  conversationOf,
+  ndjsonLines,
+  origin,
+  pdfReferenceId,
+  problemOf,
+  recorded,
+  recordedLines,
+  recordedService,
+  setup,
+} from "./testing/handler-harness.ts";
+
+describe("createServiceHandler: guards", () => {
+  it("answers 401 when authenticate returns null, before reading the body or calling the service", async () => {
+    const { call, serviceRequests } = setup();
+
+    const response = await call("POST", "/rag", { body: '{"query":"q"}', user: null });
+
+    expect(response.status).toBe(401);
+    expect((await problemOf(response)).code).toBe("unauthenticated");
+    expect(serviceRequests).toHaveLength(0);
+  });
+
+  it("refuses a POST from another origin or without one (403), and lets GETs through", async () => {
+    const { call } = setup();
+
+    expect(
+      (await call("POST", "/conversations", { body: "{}", origin: "https://evil.example" })).status,
+    ).toBe(403);
+    expect((await call("POST", "/conversations", { body: "{}", origin: null })).status).toBe(403);
+    expect((await call("GET", "/conversations")).status).toBe(200);
+    expect((await call("POST", "/conversations", { body: "{}" })).status).toBe(201);
+  });
+
+  it("answers 413 for a body over the limit, whatever Content-Length says", async () => {
+    const { call, serviceRequests } = setup(recordedService, { maxBodyBytes: 1024 });
+    const response = await call("POST", `/conversations/${crypto.randomUUID()}/ask`, {
+      body: JSON.stringify({ message: "x".repeat(2000) }),
+    });
+
+    expect(response.status).toBe(413);
+    expect((await problemOf(response)).code).toBe("payload_too_large");
+    expect(serviceRequests).toHaveLength(0);
+  });
+
+  it.each([
+    ["an empty message", { message: "" }, "message"],
+    ["a message of 5,001 characters", { message: "a".repeat(5001) }, "message"],
+    ["no message", { detail_level: "DETAILED" }, "message"],
+    ["an unknown detail level", { message: "What is R?", detail_level: "VERBOSE" }, "detail_level"],
+    [
+      "an unknown technicality level",
+      { message: "What is R?", technicality_level: "EXPERT" },
+      "technicality_level",
+    ],
+  ])("answers 422 for an ask with %s, naming the field", async (_, body, field) => {
+    const { call, store, serviceRequests } = setup();
+    const id = await conversationOf(store);
+
+    const response = await call("POST", `/conversations/${id}/ask`, { body: JSON.stringify(body) });
+
+    expect(response.status).toBe(422);
+    expect((await problemOf(response)).errors?.map((error) => error.path)).toContain(field);
+    expect(serviceRequests).toHaveLength(0);
+    expect(await store.listMessages("alice", id)).toEqual([]);
+  });
+
+  it("answers 415 for a body that is not JSON and 400 for broken JSON", async () => {
+    const { call } = setup();
+
+    expect(
+      (await call("POST", "/rag", { body: "query=q", headers: { "Content-Type": "text/plain" } })).status,
+    ).toBe(415);
+    expect((await call("POST", "/rag", { body: "{" })).status).toBe(400);
+  });
+
+  it("answers 404 for unknown routes and other users' conversations, 405 for a wrong method", async () => {
+    const { call, store } = setup();
+    const bobs = await conversationOf(store, "bob");
+
+    expect((await call("GET", "/nowhere")).status).toBe(404);
+    expect((await call("GET", `/conversations/${bobs}/messages`)).status).toBe(404);
+    expect((await call("POST", `/conversations/${bobs}/ask`, { body: '{"message":"hi"}' })).status).toBe(404);
+    const wrongMethod = await call("GET", "/rag");
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("Allow")).toBe("POST");
+  });
+
+  it("answers a generic 500 with a request id when the store fails, and reports the error", async () => {
+    const errors: unknown[] = [];
+    const failing = createServiceHandler({
+      baseUrl: "http://service.test",
+      assistantId: "asst_Test0001",
+      apiKey: "sk_live_secret_key",
+      allowedOrigin: origin,
+      store: { ...createMemoryServiceStore(), listConversations: () => Promise.reject(new Error("db down")) },
+      authenticate: async () => ({ id: "alice", externalUserId: "ext-alice" }),
+      onError: (error) => errors.push(error),
+    });
+
+    const response = await failing.GET(new Request(`${origin}/api/cited/conversations`));
+
+    expect(response.status).toBe(500);
+    expect((await problemOf(response)).detail).not.toContain("db down");
+    expect(errors).toEqual([new Error("db down")]);
+  });
+});
+
+describe("createServiceHandler: conversations and ask", () => {
+  it("streams answer updates, then saved, and keeps the question and the answer", async () => {
+    const { call, store, serviceRequests } = setup();
+    const created = await call("POST", "/conversations", { body: JSON.stringify({ title: "R" }) });
+    const { id } = (await created.json()) as { id: string };
+
+    const response = await call("POST", `/conversations/${id}/ask`, {
+      body: JSON.stringify({ message: "What is R?", detail_level: "SUCCINCT" }),
+    });
+
+    expect(response.headers.get("Content-Type")).toMatch(/^application\/x-ndjson/);
+    const updates = await ndjsonLines(response);
+    expect(updates.at(-1)).toEqual({ type: "saved", messageId: "msg_4kT9xVb2QwLp7Rz" });
+    expect(updates.slice(0, -1).every((update) => update.type === "answer")).toBe(true);
+    expect(updates.at(-2)?.answer).toEqual(JSON.parse(JSON.stringify(recorded)));
+    const sent = serviceRequests[0]!;
+    expect(new URL(sent.url).pathname).toBe(`/external/v1/assistants/asst_Test0001/sessions/${id}/ask`);
+    expect(await sent.json()).toEqual({
+      message: "What is R?",
+      detail_level: "SUCCINCT",
+      id_user: "ext-alice",
+    });
+
+    const listed = (await (await call("GET", `/conversations/${id}/messages`)).json()) as {
+      messages: Array<{ role: string; partial: boolean; id: string }>;
+    };
+    expect(listed.messages.map((message) => [message.role, message.partial])).toEqual([
+      ["user", false],
+      ["assistant", false],
+    ]);
+    expect(listed.messages[1]?.id).toBe("msg_4kT9xVb2QwLp7Rz");
+    expect(await store.findReference("alice", "msg_4kT9xVb2QwLp7Rz", pdfReferenceId)).not.toBeNull();
+  });
+
+  it("saves the partial answer when the browser disconnects mid-stream, and stops the service call", async () => {
+    let upstream: ReturnType<typeof ndjsonBody> | undefined;
+    const { call, store, serviceRequests } = setup((request) => {
+      upstream = ndjsonBody(recordedLines.slice(0, 6), { hangAtEnd: true, signal: request.signal });
+      return ndjsonResponse(upstream);
+    });
+    const id = await conversationOf(store);
+
+    const response = await call("POST", `/conversations/${id}/ask`, { body: '{"message":"What is R?"}' });
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let received = "";
+    while (!received.includes("{{GIST:1}}")) {
+      const { value } = await reader.read();
+      received += decoder.decode(value);
+    }
+    await reader.cancel();
+
+    const messages = await store.listMessages("alice", id);
+    expect(messages?.map((message) => [message.role, message.partial])).toEqual([
+      ["user", false],
+      ["assistant", true],
+    ]);
+    expect(messages?.[1]?.answer).toMatchObject({ phase: "streaming", messageId: "msg_4kT9xVb2QwLp7Rz" });
+    expect(messages?.[1]?.text).toContain("{{GIST:1}}");
+    expect(serviceRequests[0]?.signal.aborted).toBe(true);
+    expect(upstream?.cancelled).toBe(true);
+  });
+
+  it("saves the partial answer when the request's signal aborts while waiting on the service", async () => {
+    const { call, store } = setup((request) =>
+      ndjsonResponse(ndjsonBody(recordedLines.slice(0, 6), { hangAtEnd: true, signal: request.signal })),
+    );
+    const id = await conversationOf(store);
+    const browser = new AbortController();
+
+    const response = await call("POST", `/conversations/${id}/ask`, {
+      body: '{"message":"What is R?"}',
+      signal: browser.signal,
+    });
+    const reader = response.body!.getReader();
+    for (let line = 0; line < 3; line += 1) await reader.read();
+    const pending = reader.read();
+    browser.abort();
+    await pending;
+
+    await expect.poll(async () => (await store.listMessages("alice", id))?.length).toBe(2);
+    expect((await store.listMessages("alice", id))?.[1]?.partial).toBe(true);
+  });
+
+  it("ends a stream that breaks off with an error answer, saved as partial", async () => {
+    const { call, store, errors } = setup(() => ndjsonResponse(recordedLines.slice(0, 6).join("\n")));
+    const id = await conversationOf(store);
+
+    const updates = await ndjsonLines(
+      await call("POST", `/conversations/${id}/ask`, { body: '{"message":"What is R?"}' }),
+    );
+
+    expect(updates.at(-2)).toMatchObject({
+      type: "answer",
+      answer: { phase: "error", error: { code: "upstream_error" } },
+    });
+    expect(updates.at(-1)).toMatchObject({ type: "saved" });
+    expect((await store.listMessages("alice", id))?.[1]).toMatchObject({
+      partial: true,
+      answer: { phase: "error" },
+    });
+    expect(errors).toHaveLength(1);
+  });
+
+  it.each([
+    [401, 502, "invalid_key", "upstream_error"],
+    [403, 502, "missing_scope", "upstream_error"],
+    [429, 429, "rate_limited", "rate_limited"],
+    [503, 503, "unavailable", "unavailable"],
+    [500, 502, "internal_error", "upstream_error"],
+  ])(
+    "maps a service %i before the stream to %i for the browser, without leaking the key",
+    async (status, expected, code, expectedCode) => {
+      const { call, store } = setup(() =>
+        problemResponse(status, code, { "Retry-After": "7" }, "Bearer sk_live_secret_key is not valid"),
+      );
+      const id = await conversationOf(store);
+
+      const response = await call("POST", `/conversations/${id}/ask`, { body: '{"message":"What is R?"}' });
+
+      expect(response.status).toBe(expected);
+      expect((await problemOf(response)).code).toBe(expectedCode);
+      if (status === 429) expect(response.headers.get("Retry-After")).toBe("7");
+    },
+  );
+
+  it("relays rag with the user's id_user", async () => {
+    const { call, serviceRequests } = setup();
+
+    const response = await call("POST", "/rag", {
+      body: JSON.stringify({ query: "platforms", max_results: 3 }),
+    });
+
+    expect(await response.json()).toEqual({ results: [] });
+    expect(await serviceRequests[0]?.json()).toEqual({
+      query: "platforms",
+      max_results: 3,
+      id_user: "ext-alice",
+    });
+  });
+});
+
+describe("createServiceHandler: runtime", () => {
+  it("refuses to run in a browser", () => {
+    Reflect.set(globalThis, "window", {});
+    try {
+      expect(() => setup()).toThrow(/server only/);
+    } finally {
+      Reflect.deleteProperty(globalThis, "window");
+    }
+  });
+});

@@ -1,0 +1,304 @@
+/** createServiceHandler: the host's one route to the service — auth, origin check, ownership, storage. */
+import { z } from "zod";
+import {
+  conversationCreateSchema,
+  hostAskRequestSchema,
+  hostRagRequestSchema,
+} from "../browser/host-schemas.ts";
+import { idUserSchema } from "../core/index.ts";
+import { relayAnswers } from "./answer-relay.ts";
+import { HandlerProblem, problemFromServiceError } from "./handler-problem.ts";
+import { newMessageId } from "./message-id.ts";
+import { servePdf } from "./pdf-route.ts";
+import { parseBody, readJsonBody } from "./read-json-body.ts";
+import type { BackoffOptions } from "./retry-policy.ts";
+import { assertServerRuntime } from "./server-only.ts";
+import { createServiceClient, type ServiceClient } from "./service-client.ts";
+import type { ServiceStore } from "./service-store.ts";
+
+/** The signed-in user: `id` keys the store, `externalUserId` is the `id_user` the service sees. */
+export interface AuthenticatedUser {
+  id: string;
+  externalUserId: string;
+}
+
+export interface ServiceHandlerConfig {
+  baseUrl: string;
+  assistantId: string;
+  /** The assistant key, from server-only env. */
+  apiKey: string;
+  /** The host app's origin (or origins); a POST from any other `Origin` is refused with 403. */
+  allowedOrigin: string | readonly string[];
+  /** The signed-in user of a request, or null (401). Check the session here, not in a proxy. */
+  authenticate(request: Request): Promise<AuthenticatedUser | null>;
+  store: ServiceStore;
+  /** Where the handler is mounted. Default `/api/cited`. */
+  mountPath?: string;
+  /** Largest accepted request body. Default 65,536 bytes. */
+  maxBodyBytes?: number;
+  fetch?: typeof fetch;
+  maxRetries?: number;
+  timeoutMs?: number;
+  backoff?: BackoffOptions;
+  /** Failures the browser only sees as a generic problem; log them. Default: `console.error`. */
+  onError?(error: unknown, context: { requestId: string }): void;
+}
+
+/** A Fetch API handler; `GET` and `POST` are the same function, for `export const { GET, POST } = …`. */
+export type ServiceHandler = ((request: Request) => Promise<Response>) & {
+  GET: (request: Request) => Promise<Response>;
+  POST: (request: Request) => Promise<Response>;
+};
+
+interface RouteContext {
+  request: Request;
+  user: AuthenticatedUser;
+  params: string[];
+  requestId: string;
+}
+
+type RouteHandler = (context: RouteContext) => Promise<Response>;
+
+interface Route {
+  pattern: readonly string[];
+  method: "GET" | "POST";
+  run: RouteHandler;
+}
+
+const userSchema = z.object({ id: z.string().min(1), externalUserId: idUserSchema });
+
+/**
+ * Creates the host's route handler. Routes under `mountPath`:
+ * - `POST /conversations` `{ title? }` → the conversation; `GET /conversations` → `{ conversations }`
+ * - `GET /conversations/{id}/messages` → `{ messages }`
+ * - `POST /conversations/{id}/ask` `{ message, detail_level?, technicality_level? }` → NDJSON of
+ *   `{"type":"answer","answer"}` … `{"type":"saved","messageId"}`
+ * - `POST /rag` `{ query, max_results?, datasource_ids? }` → `{ results }`
+ * - `GET /pdf/{messageId}/{referenceId}[?page=n]` → `application/pdf` with `X-Pdf-Slice-Start`
+ *   and `X-Pdf-Page-Count`, after checking that the user owns the reference
+ *
+ * Every POST must come from `allowedOrigin` (403), every request needs a user (401), bodies are
+ * limited to `maxBodyBytes` (413) and validated (422). Errors are `application/problem+json`
+ * with a `request_id`, never a stack. Refuses to run in a browser.
+ *
+ * @example
+ * // app/api/cited/[...path]/route.ts
+ * export const { GET, POST } = createServiceHandler({
+ *   baseUrl: env.CITED_BASE_URL, assistantId: env.CITED_ASSISTANT_ID, apiKey: env.CITED_API_KEY,
+ *   allowedOrigin: env.APP_ORIGIN, authenticate, store: createSqlServiceStore({ client: pool }),
+ * });
+ */
+export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandler {
+  assertServerRuntime("createServiceHandler");
+  const mountPath = (config.mountPath ?? "/api/cited").replace(/\/+$/, "");
+  const maxBodyBytes = config.maxBodyBytes ?? 65_536;
+  const allowedOrigins = new Set([config.allowedOrigin].flat().map((origin) => origin.replace(/\/+$/, "")));
+  const onError =
+    config.onError ??
+    ((error: unknown, context: { requestId: string }) =>
+      console.error("cited handler", context.requestId, error));
+  const { store } = config;
+  const client: ServiceClient = createServiceClient({
+    baseUrl: config.baseUrl,
+    assistantId: config.assistantId,
+    apiKey: config.apiKey,
+    ...(config.fetch ? { fetch: config.fetch } : {}),
+    ...(config.maxRetries === undefined ? {} : { maxRetries: config.maxRetries }),
+    ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
+    ...(config.backoff ? { backoff: config.backoff } : {}),
+  });
+  const body = async (request: Request) => readJsonBody(request, maxBodyBytes);
+
+  const routes: Route[] = [
+    {
+      pattern: ["conversations"],
+      method: "GET",
+      run: async ({ user }) => json({ conversations: await store.listConversations(user.id) }),
+    },
+    {
+      pattern: ["conversations"],
+      method: "POST",
+      run: async ({ request, user }) => {
+        const { title } = parseBody(conversationCreateSchema, await body(request));
+        return json(await store.createConversation(user.id, title), 201);
+      },
+    },
+    {
+      pattern: ["conversations", ":id", "messages"],
+      method: "GET",
+      run: async ({ user, params: [id] }) => {
+        const messages = await store.listMessages(user.id, id!);
+        if (!messages) throw noConversation();
+        return json({ messages });
+      },
+    },
+    {
+      pattern: ["conversations", ":id", "ask"],
+      method: "POST",
+      run: (context) => ask(context),
+    },
+    {
+      pattern: ["rag"],
+      method: "POST",
+      run: async ({ request, user, requestId }) => {
+        const input = parseBody(hostRagRequestSchema, await body(request));
+        try {
+          const results = await client.rag(
+            { ...input, id_user: user.externalUserId },
+            { signal: request.signal, requestId },
+          );
+          return json(results);
+        } catch (error) {
+          throw problemFromServiceError(error, [422, 429]) ?? error;
+        }
+      },
+    },
+    {
+      pattern: ["pdf", ":messageId", ":referenceId"],
+      method: "GET",
+      run: ({ request, user, params: [messageId, referenceId], requestId }) =>
+        servePdf({
+          store,
+          client,
+          user,
+          messageId: messageId!,
+          referenceId: referenceId!,
+          page: new URL(request.url).searchParams.get("page"),
+          signal: request.signal,
+          requestId,
+        }),
+    },
+  ];
+
+  async function ask({
+    request,
+    user,
+    params: [conversationId],
+    requestId,
+  }: RouteContext): Promise<Response> {
+    const input = parseBody(hostAskRequestSchema, await body(request));
+    const id = conversationId!;
+    // The question is kept even if the service then fails, so the conversation shows what was asked.
+    if (!(await store.addUserMessage(user.id, id, input.message))) throw noConversation();
+    const stop = new AbortController();
+    const signal = AbortSignal.any([request.signal, stop.signal]);
+    let upstream: ReadableStream<Uint8Array>;
+    try {
+      ({ body: upstream } = await client.ask(
+        id,
+        { ...input, id_user: user.externalUserId },
+        { signal, requestId },
+      ));
+    } catch (error) {
+      throw problemFromServiceError(error, [422, 429]) ?? error;
+    }
+    const stream = relayAnswers({
+      upstream,
+      signal,
+      stop: () => stop.abort(),
+      requestId,
+      onError: (error) => onError(error, { requestId }),
+      async save(answer, partial) {
+        const messageId = answer.messageId ?? newMessageId();
+        const saved = await store.saveAnswer(user.id, id, messageId, { ...answer, messageId }, { partial });
+        if (!saved) throw new Error(`conversation ${id} was gone when its answer ${messageId} was saved`);
+        return saved.id;
+      },
+    });
+    return new Response(stream, {
+      headers: {
+        "Content-Type": "application/x-ndjson; charset=utf-8",
+        "Cache-Control": "no-store",
+        "X-Accel-Buffering": "no",
+        "X-Request-ID": requestId,
+      },
+    });
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const requestId = `req_${crypto.randomUUID().replaceAll("-", "")}`;
+    try {
+      const { route, params } = matchRoute(routes, request, mountPath);
+      if (request.method === "POST") checkOrigin(request, allowedOrigins);
+      const user = await config.authenticate(request);
+      if (user === null) throw new HandlerProblem(401, "unauthenticated", "Sign in first.");
+      const checkedUser = userSchema.safeParse(user);
+      if (!checkedUser.success) throw new Error("authenticate returned a user without id or externalUserId");
+      const response = await route.run({ request, user: checkedUser.data, params, requestId });
+      if (!response.headers.has("X-Request-ID")) response.headers.set("X-Request-ID", requestId);
+      return response;
+    } catch (error) {
+      if (error instanceof HandlerProblem) {
+        if (error.status >= 500) onError(error.cause ?? error, { requestId });
+        return error.toResponse(requestId);
+      }
+      // A browser that left before the answer started has nobody to read a problem; do not log it.
+      if (!request.signal.aborted) onError(error, { requestId });
+      return new HandlerProblem(
+        500,
+        "internal_error",
+        "Something went wrong on our side; quote the request id to support.",
+      ).toResponse(requestId);
+    }
+  }
+
+  return Object.assign(handle, { GET: handle, POST: handle });
+}
+
+function matchRoute(
+  routes: readonly Route[],
+  request: Request,
+  mountPath: string,
+): { route: Route; params: string[] } {
+  const path = new URL(request.url).pathname;
+  const rest =
+    path === mountPath ? "" : path.startsWith(`${mountPath}/`) ? path.slice(mountPath.length) : null;
+  if (rest === null) throw new HandlerProblem(404, "not_found", "No such route.");
+  let segments: string[];
+  try {
+    segments = rest
+      .split("/")
+      .filter((segment) => segment !== "")
+      .map(decodeURIComponent);
+  } catch {
+    throw new HandlerProblem(404, "not_found", "No such route.");
+  }
+  const matching = routes
+    .map((route) => ({ route, params: matchPattern(route.pattern, segments) }))
+    .filter((match): match is { route: Route; params: string[] } => match.params !== null);
+  const match = matching.find((candidate) => candidate.route.method === request.method);
+  if (match) return match;
+  if (matching.length === 0) throw new HandlerProblem(404, "not_found", "No such route.");
+  const allow = matching.map((candidate) => candidate.route.method).join(", ");
+  throw new HandlerProblem(405, "method_not_allowed", `Use ${allow}.`, { headers: { Allow: allow } });
+}
+
+function matchPattern(pattern: readonly string[], segments: readonly string[]): string[] | null {
+  if (pattern.length !== segments.length) return null;
+  const params: string[] = [];
+  for (const [index, part] of pattern.entries()) {
+    const segment = segments[index]!;
+    if (part.startsWith(":")) params.push(segment);
+    else if (part !== segment) return null;
+  }
+  return params;
+}
+
+/** Cookies ride along on cross-site POSTs; the Origin header is what a forged form cannot fake. */
+function checkOrigin(request: Request, allowed: ReadonlySet<string>): void {
+  const origin = request.headers.get("Origin");
+  if (origin === null || !allowed.has(origin)) {
+    throw new HandlerProblem(403, "forbidden", "This request must come from the app's own origin.");
+  }
+}
+
+function noConversation(): HandlerProblem {
+  return new HandlerProblem(404, "not_found", "No such conversation.");
+}
+
+function json(value: unknown, status = 200): Response {
+  return new Response(JSON.stringify(value), {
+    status,
+    headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
+  });
+}

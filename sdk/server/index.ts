@@ -1,0 +1,42 @@
+/** sdk/server: the host-side half of the SDK. It holds the API key; never import it from browser code. */
+
+export { type AnswerRelayOptions, relayAnswers } from "./answer-relay.ts";
+export {
+  type AuthenticatedUser,
+  createServiceHandler,
+  type ServiceHandler,
+  type ServiceHandlerConfig,
+} from "./create-service-handler.ts";
+export { type FieldError, HandlerProblem, problemFromServiceError } from "./handler-problem.ts";
+export { createMemoryServiceStore } from "./memory-service-store.ts";
+export { newMessageId } from "./message-id.ts";
+export { type BackoffOptions, isRetryable, retryDelay } from "./retry-policy.ts";
+export {
+  type AskStream,
+  createServiceClient,
+  type PdfSlice,
+  type ServiceCallOptions,
+  type ServiceClient,
+  type ServiceClientOptions,
+} from "./service-client.ts";
+export {
+  type Conversation,
+  pdfTokenOf,
+  type SaveAnswerOptions,
+  type ServiceStore,
+  type StoredMessage,
+  type StoredReference,
+  titleFrom,
+} from "./service-store.ts";
+export {
+  serviceStoreMigrationSql,
+  serviceStoreSql,
+  serviceStoreStatements,
+  serviceStoreTables,
+} from "./sql/service-store-schema.ts";
+export {
+  createSqlServiceStore,
+  type SqlQueryClient,
+  type SqlServiceStore,
+  type SqlServiceStoreOptions,
+} from "./sql-service-store.ts";

@@ -1,0 +1,100 @@
+/** ServiceStore: where the host keeps conversations, answers and who owns each reference. */
+
+import type { Conversation, StoredMessage } from "../browser/host-schemas.ts";
+import type { AnswerState, PdfToken, Reference } from "../core/index.ts";
+
+export type { Conversation, StoredMessage } from "../browser/host-schemas.ts";
+
+/** A reference of a stored answer, with the PDF token the host currently holds for it. */
+export interface StoredReference {
+  messageId: string;
+  /** The conversation, which is also the service session the token is bound to. */
+  conversationId: string;
+  reference: Reference;
+  /** The latest token (the reference's own until it is replaced); null for kinds without a PDF. */
+  pdf: PdfToken | null;
+  /** How many times the token was replaced by a refresh. */
+  refreshes: number;
+}
+
+export interface SaveAnswerOptions {
+  /** The answer was cut off before its done line (the browser left, or the stream broke). */
+  partial: boolean;
+}
+
+/**
+ * Storage of the server handler. Every read and write names the signed-in user (`userId`, the
+ * `id` returned by `authenticate`) and acts only on that user's rows: anything unknown or owned
+ * by someone else is `null` (or `false`), never an error, so callers cannot tell the two apart.
+ * A Postgres implementation can back this with row-level security on `user_id`.
+ *
+ * Conversation ids are UUIDs (they are the service's `external_session`); message ids are
+ * `msg_…` (an answer keeps the id the service gave it).
+ *
+ * @example
+ * const conversation = await store.createConversation(user.id);
+ * await store.addUserMessage(user.id, conversation.id, "What is R?");
+ * const messages = await store.listMessages(user.id, conversation.id);
+ */
+export interface ServiceStore {
+  /** Creates an empty conversation. Without a title, the first question becomes its title. */
+  createConversation(userId: string, title?: string): Promise<Conversation>;
+  /** The user's conversations, most recently active first. */
+  listConversations(userId: string): Promise<Conversation[]>;
+  getConversation(userId: string, conversationId: string): Promise<Conversation | null>;
+  /** Appends the user's question; null when the conversation is not the user's. */
+  addUserMessage(userId: string, conversationId: string, text: string): Promise<StoredMessage | null>;
+  /**
+   * Appends (or, for the same `messageId`, replaces) an answer with its final state, and records
+   * the user's ownership of each of its references with the reference's PDF token. A token
+   * already replaced by a refresh is kept. Null when the conversation is not the user's, or the
+   * message id belongs to another conversation.
+   */
+  saveAnswer(
+    userId: string,
+    conversationId: string,
+    messageId: string,
+    answer: AnswerState,
+    options: SaveAnswerOptions,
+  ): Promise<StoredMessage | null>;
+  /** The conversation's messages in the order they were added; null when it is not the user's. */
+  listMessages(userId: string, conversationId: string): Promise<StoredMessage[] | null>;
+  /** The reference, only if `userId` owns the answer that cited it. */
+  findReference(userId: string, messageId: string, referenceId: string): Promise<StoredReference | null>;
+  /** Stores the token a refresh returned; false when the user does not own the reference. */
+  replaceReferenceToken(
+    userId: string,
+    messageId: string,
+    referenceId: string,
+    token: PdfToken,
+  ): Promise<boolean>;
+}
+
+/** Titles made from a first question are cut here, at a word boundary when one is near. */
+const titleLength = 80;
+
+/**
+ * A conversation title from its first question: one line, at most 80 characters.
+ *
+ * @example
+ * titleFrom("  What is R?\nAnd where does it run? "); // "What is R? And where does it run?"
+ */
+export function titleFrom(question: string): string {
+  const line = question.replace(/\s+/g, " ").trim();
+  // By code points, so an emoji is never cut in half.
+  const characters = Array.from(line);
+  if (characters.length <= titleLength) return line;
+  const cut = characters.slice(0, titleLength - 1).join("");
+  const space = cut.lastIndexOf(" ");
+  return `${space > titleLength / 2 ? cut.slice(0, space) : cut}…`;
+}
+
+/**
+ * The PDF token of a reference, if it has one (only `pdf_highlight` references do).
+ *
+ * @example
+ * pdfTokenOf(answer.references.ref_abc)?.expires_at;
+ */
+export function pdfTokenOf(reference: Reference): PdfToken | null {
+  return reference.kind === "pdf_highlight" ? reference.pdf : null;
+}

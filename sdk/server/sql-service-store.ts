@@ -1,0 +1,246 @@
+/** A `ServiceStore` on any Postgres through an injected client (`pg.Pool`, PGlite, …); one statement per call. */
+import { z } from "zod";
+import { answerStateSchema, conversationSchema, storedMessageSchema } from "../browser/host-schemas.ts";
+import { type AnswerState, pdfTokenSchema, referenceSchema } from "../core/index.ts";
+import { newMessageId } from "./message-id.ts";
+import { pdfTokenOf, type ServiceStore, type StoredReference, titleFrom } from "./service-store.ts";
+import { nextActivity, quoteIdentifier, serviceStoreStatements } from "./sql/service-store-schema.ts";
+
+/** What the store needs of a database client; `pg.Pool`, `pg.Client` and `PGlite` all fit. */
+export interface SqlQueryClient {
+  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+export interface SqlServiceStoreOptions {
+  client: SqlQueryClient;
+  /** Postgres schema of the tables. Default `public`. */
+  schema?: string;
+}
+
+export interface SqlServiceStore extends ServiceStore {
+  /** Creates the tables if they do not exist (the statements of `sql/service-store.sql`). */
+  migrate(): Promise<void>;
+}
+
+const timestampSchema = z.union([z.date(), z.string()]).transform((value) => new Date(value).toISOString());
+
+const conversationRowSchema = z
+  .object({
+    id: z.string(),
+    title: z.string().nullable(),
+    created_at: timestampSchema,
+    updated_at: timestampSchema,
+  })
+  .transform((row) =>
+    conversationSchema.parse({
+      id: row.id,
+      title: row.title,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    }),
+  );
+
+/** jsonb arrives parsed from `pg` and PGlite; a client that leaves it as text is read too. */
+const jsonbSchema = z.unknown().transform((value) => (typeof value === "string" ? JSON.parse(value) : value));
+
+const messageRowSchema = z
+  .object({
+    id: z.string(),
+    conversation_id: z.string(),
+    role: z.string(),
+    content: z.string(),
+    answer: jsonbSchema.pipe(answerStateSchema.nullable()),
+    partial: z.boolean(),
+    created_at: timestampSchema,
+  })
+  .transform((row) =>
+    storedMessageSchema.parse({
+      id: row.id,
+      conversationId: row.conversation_id,
+      role: row.role,
+      text: row.content,
+      answer: row.answer,
+      partial: row.partial,
+      createdAt: row.created_at,
+    }),
+  );
+
+const referenceRowSchema = z.object({
+  message_id: z.string(),
+  conversation_id: z.string(),
+  reference: jsonbSchema.pipe(referenceSchema),
+  pdf_token: z.string().nullable(),
+  pdf_expires_at: timestampSchema.nullable(),
+  refreshes: z.coerce.number().int(),
+});
+
+const messageColumns = "m.id, m.conversation_id, m.role, m.content, m.answer, m.partial, m.created_at";
+const uuidSchema = z.guid();
+
+/**
+ * Creates a store on the tables of `sql/service-store.sql` (run `migrate()` once, or apply the
+ * file as a migration). Each method is one SQL statement, so a write is atomic without a
+ * transaction, which a pooled client could not promise across calls. Rows are validated with
+ * the host contract schemas on the way out.
+ *
+ * @example
+ * import pg from "pg";
+ * const store = createSqlServiceStore({ client: new pg.Pool({ connectionString: process.env.DATABASE_URL }) });
+ * await store.migrate();
+ */
+export function createSqlServiceStore(options: SqlServiceStoreOptions): SqlServiceStore {
+  const { client } = options;
+  const schema = options.schema ?? "public";
+  const conversations = `${quoteIdentifier(schema)}.cited_conversations`;
+  const messages = `${quoteIdentifier(schema)}.cited_messages`;
+  const references = `${quoteIdentifier(schema)}.cited_references`;
+  const rows = async (sql: string, params: unknown[]) => (await client.query(sql, params)).rows;
+  const isUuid = (id: string) => uuidSchema.safeParse(id).success;
+
+  return {
+    async migrate() {
+      for (const statement of serviceStoreStatements(schema)) await client.query(statement, []);
+    },
+
+    async createConversation(userId, title) {
+      const [row] = await rows(
+        `insert into ${conversations} (id, user_id, title) values ($1, $2, $3)
+         returning id, title, created_at, updated_at`,
+        [crypto.randomUUID(), userId, title ?? null],
+      );
+      return conversationRowSchema.parse(row);
+    },
+
+    async listConversations(userId) {
+      const found = await rows(
+        `select id, title, created_at, updated_at from ${conversations}
+         where user_id = $1 order by activity desc`,
+        [userId],
+      );
+      return found.map((row) => conversationRowSchema.parse(row));
+    },
+
+    async getConversation(userId, conversationId) {
+      if (!isUuid(conversationId)) return null;
+      const [row] = await rows(
+        `select id, title, created_at, updated_at from ${conversations} where id = $1 and user_id = $2`,
+        [conversationId, userId],
+      );
+      return row === undefined ? null : conversationRowSchema.parse(row);
+    },
+
+    async addUserMessage(userId, conversationId, text) {
+      if (!isUuid(conversationId)) return null;
+      const [row] = await rows(
+        `with owner as (
+           update ${conversations} set title = coalesce(title, $4), updated_at = clock_timestamp(), activity = ${nextActivity(schema)}
+           where id = $1 and user_id = $2 returning id
+         )
+         insert into ${messages} as m (id, conversation_id, user_id, role, content)
+         select $3, owner.id, $2, 'user', $5 from owner
+         returning ${messageColumns}`,
+        [conversationId, userId, newMessageId(), titleFrom(text), text],
+      );
+      return row === undefined ? null : messageRowSchema.parse(row);
+    },
+
+    async saveAnswer(userId, conversationId, messageId, answer, { partial }) {
+      if (!isUuid(conversationId)) return null;
+      const [row] = await rows(
+        `with owner as (
+           update ${conversations} set updated_at = clock_timestamp(), activity = ${nextActivity(schema)}
+           where id = $1 and user_id = $2 returning id
+         ), saved as (
+           insert into ${messages} as m (id, conversation_id, user_id, role, content, answer, partial)
+           select $3, owner.id, $2, 'assistant', $4, $5::jsonb, $6 from owner
+           on conflict (id) do update
+             set content = excluded.content, answer = excluded.answer, partial = excluded.partial
+             where m.conversation_id = excluded.conversation_id and m.user_id = excluded.user_id
+               and m.role = 'assistant'
+           returning ${messageColumns}
+         ), owned as (
+           insert into ${references} (message_id, reference_id, user_id, pdf_token, pdf_expires_at)
+           select saved.id, cited.reference_id, $2, cited.pdf_token, cited.pdf_expires_at
+           from saved cross join jsonb_to_recordset($7::jsonb)
+             as cited (reference_id text, pdf_token text, pdf_expires_at timestamptz)
+           on conflict (message_id, reference_id) do nothing
+         )
+         select * from saved m`,
+        [
+          conversationId,
+          userId,
+          messageId,
+          answer.text,
+          JSON.stringify(answer),
+          partial,
+          referenceRows(answer),
+        ],
+      );
+      return row === undefined ? null : messageRowSchema.parse(row);
+    },
+
+    async listMessages(userId, conversationId) {
+      if (!isUuid(conversationId)) return null;
+      const found = await rows(
+        `select ${messageColumns} from ${conversations} c
+         left join ${messages} m on m.conversation_id = c.id
+         where c.id = $1 and c.user_id = $2 order by m.position`,
+        [conversationId, userId],
+      );
+      if (found.length === 0) return null;
+      // The left join gives one row of nulls for a conversation without messages.
+      return found
+        .filter((row) => Reflect.get(Object(row), "id") !== null)
+        .map((row) => messageRowSchema.parse(row));
+    },
+
+    async findReference(userId, messageId, referenceId) {
+      const [row] = await rows(
+        `select r.message_id, m.conversation_id, m.answer -> 'references' -> r.reference_id as reference,
+                r.pdf_token, r.pdf_expires_at, r.refreshes
+         from ${references} r join ${messages} m on m.id = r.message_id
+         where r.message_id = $1 and r.reference_id = $2 and r.user_id = $3 and m.user_id = $3`,
+        [messageId, referenceId, userId],
+      );
+      return row === undefined ? null : storedReference(referenceRowSchema.parse(row));
+    },
+
+    async replaceReferenceToken(userId, messageId, referenceId, token) {
+      const { token: value, expires_at } = pdfTokenSchema.parse(token);
+      const updated = await rows(
+        `update ${references} set pdf_token = $4, pdf_expires_at = $5, refreshes = refreshes + 1
+         where message_id = $1 and reference_id = $2 and user_id = $3 returning 1 as updated`,
+        [messageId, referenceId, userId, value, expires_at],
+      );
+      return updated.length > 0;
+    },
+  };
+}
+
+/** The references of an answer as the JSON rows `jsonb_to_recordset` reads. */
+function referenceRows(answer: AnswerState): string {
+  return JSON.stringify(
+    Object.values(answer.references).map((reference) => {
+      const pdf = pdfTokenOf(reference);
+      return {
+        reference_id: reference.id,
+        pdf_token: pdf?.token ?? null,
+        pdf_expires_at: pdf?.expires_at ?? null,
+      };
+    }),
+  );
+}
+
+function storedReference(row: z.output<typeof referenceRowSchema>): StoredReference {
+  const pdf =
+    row.pdf_token === null || row.pdf_expires_at === null
+      ? null
+      : { token: row.pdf_token, expires_at: row.pdf_expires_at };
+  return {
+    messageId: row.message_id,
+    conversationId: row.conversation_id,
+    reference: row.reference,
+    pdf,
+    refreshes: row.refreshes,
+  };
+}
