@@ -1,0 +1,90 @@
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PdfExtraction } from "../types.ts";
+import { extractPdf } from "./extract-pdf.ts";
+import { isBlankPgm, isOcrAvailable, parseTesseractTsv } from "./ocr.ts";
+import {
+  type BboxWord,
+  evalPdfPath,
+  makeScannedPdf,
+  matchWords,
+  misplaced,
+  normalize,
+  popplerWords,
+  qpdf,
+  scratchFolder,
+} from "./test-fixtures.ts";
+
+const ocrInstalled = await isOcrAvailable();
+const title = ocrInstalled
+  ? "extractPdf with OCR on a scanned page"
+  : "extractPdf with OCR on a scanned page (skipped: tesseract with English data or pdftoppm is not installed)";
+
+describe(title, () => {
+  let scratch: Awaited<ReturnType<typeof scratchFolder>>;
+  let original: string;
+  let reference: BboxWord[];
+  let result: PdfExtraction;
+  beforeAll(async () => {
+    if (!ocrInstalled) return;
+    scratch = await scratchFolder();
+    original = path.join(scratch.folder, "original.pdf");
+    await qpdf(["--empty", "--pages", evalPdfPath("developers-reference.pdf"), "30", "--", original]);
+    reference = await popplerWords(original, 0);
+    result = await extractPdf(await makeScannedPdf(original, 0, 200), { ocr: true });
+  });
+  afterAll(async () => {
+    await scratch?.remove();
+  });
+
+  it.skipIf(!ocrInstalled)("makes the scanned page searchable and says it was read with OCR", () => {
+    expect(result.pages[0]).toMatchObject({ ocr: true, searchable: true });
+    expect(result.pages[0]?.textChars).toBeGreaterThan(1000);
+    expect(result.warnings.join(" ")).toMatch(/read with OCR/);
+    const recognized = new Set(
+      result.blocks.flatMap((block) =>
+        block.sentences.flatMap((sentence) => sentence.text.split(" ").map(normalize)),
+      ),
+    );
+    const words = reference.map((word) => normalize(word.text)).filter(Boolean);
+    expect(words.filter((word) => recognized.has(word)).length / words.length).toBeGreaterThan(0.9);
+  });
+
+  it.skipIf(!ocrInstalled)("puts the rectangles of OCR sentences on the words of the page", () => {
+    const sentences = result.blocks
+      .flatMap((block) => block.sentences)
+      .filter((sentence) => sentence.text.split(" ").length >= 6);
+    expect(sentences.length).toBeGreaterThan(10);
+    for (const sentence of sentences) {
+      const { tokens, matched } = matchWords(sentence.text, reference);
+      expect(matched.length / tokens, sentence.text).toBeGreaterThan(0.6);
+      expect(misplaced(matched, reference, sentence.spans ?? [], 3), sentence.text).toEqual([]);
+    }
+  });
+});
+
+describe("OCR output parsing", () => {
+  it("keeps confident words with their line keys and drops the rest", () => {
+    const tsv = [
+      "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext",
+      "4\t1\t1\t1\t1\t0\t300\t200\t400\t40\t-1\t",
+      "5\t1\t1\t1\t1\t1\t300\t200\t100\t40\t96.5\tHello",
+      "5\t1\t1\t1\t1\t2\t420\t200\t120\t40\t12.0\t~~",
+      "5\t1\t1\t1\t1\t3\t560\t200\t140\t40\t91.0\tworld",
+    ].join("\n");
+    expect(parseTesseractTsv(tsv)).toEqual([
+      { line: "1/1/1", left: 300, top: 200, width: 100, height: 40, text: "Hello" },
+      { line: "1/1/1", left: 560, top: 200, width: 140, height: 40, text: "world" },
+    ]);
+  });
+
+  it("recognizes a blank render without running tesseract", () => {
+    const header = new TextEncoder().encode("P5\n4 4\n255\n");
+    const white = new Uint8Array(header.length + 16).fill(255);
+    white.set(header);
+    expect(isBlankPgm(white)).toBe(true);
+    const printed = new Uint8Array(header.length + 400).fill(0);
+    printed.set(header);
+    expect(isBlankPgm(printed)).toBe(false);
+  });
+});
