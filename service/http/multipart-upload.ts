@@ -1,5 +1,5 @@
 /** Streams a multipart upload's files into the blob store, so a 100 MB file never sits in memory. */
-import { Readable } from "node:stream";
+import { Readable, Transform } from "node:stream";
 import busboy from "busboy";
 import { type BlobStore, BlobTooLargeError, type StoredBlob } from "../blobs.ts";
 import { HttpProblem } from "./problem.ts";
@@ -22,6 +22,41 @@ export function safeFileName(raw: string): string {
     .trim()
     .slice(0, 255);
   return cleaned || "unnamed";
+}
+
+const isHeaderByte = (byte: number) =>
+  byte === 0x09 || byte === 0x0a || byte === 0x0d || (byte >= 0x20 && byte !== 0x7f);
+
+/**
+ * Browsers send a file name's control characters as they are (only CR, LF and `"` are escaped), and busboy
+ * rejects such a part header, and with it the whole upload; this drops them from part headers only.
+ */
+function dropHeaderControls(boundary: string): Transform {
+  const delimiter = Buffer.from(`--${boundary}`);
+  const headersEnd = Buffer.from("\r\n\r\n");
+  let pending = Buffer.alloc(0);
+  let inHeaders = false;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      let data = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
+      for (;;) {
+        const marker = inHeaders ? headersEnd : delimiter;
+        const found = data.indexOf(marker);
+        // A marker may be cut by the chunk's end: its possible start waits for the next chunk.
+        const upTo = found === -1 ? Math.max(0, data.length - marker.length + 1) : found + marker.length;
+        const part = data.subarray(0, upTo);
+        this.push(inHeaders ? part.filter(isHeaderByte) : part);
+        data = data.subarray(upTo);
+        if (found === -1) break;
+        inHeaders = !inHeaders;
+      }
+      pending = Buffer.from(data);
+      done();
+    },
+    flush(done) {
+      done(null, inHeaders ? pending.filter(isHeaderByte) : pending);
+    },
+  });
 }
 
 export async function readUpload(request: Request, blobs: BlobStore, maxFileBytes: number): Promise<Upload> {
@@ -57,7 +92,9 @@ export async function readUpload(request: Request, blobs: BlobStore, maxFileByte
     parser.on("error", reject);
     parser.on("close", resolve);
   });
-  Readable.fromWeb(request.body as import("node:stream/web").ReadableStream<Uint8Array>).pipe(parser);
+  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  const body = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream<Uint8Array>);
+  (boundary ? body.pipe(dropHeaderControls(boundary[1] ?? boundary[2]!)) : body).pipe(parser);
   try {
     await parsed;
     const files = await Promise.all(writes);

@@ -1,0 +1,325 @@
+/** The sharing area against the real service process: assistants, documents, keys, share, and uploads that cannot be read. */
+import { createHash, randomBytes } from "node:crypto";
+import { readFile, rm } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DocumentRecord } from "../../sdk/core/index.ts";
+import { type AdminClient, createAdminClient } from "../cli/admin-client.ts";
+import { evalPdfPath, makeScannedPdf, qpdf, scratchFolder } from "../ingest/pdf/test-fixtures.ts";
+import { rag, testAdminToken, uploadFiles, waitForDocuments } from "../testing/sharing-area.ts";
+import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
+
+/** Every fixture below stays under this; a whole eval PDF is over it. */
+const maxUploadBytes = 200_000;
+
+interface Fixtures {
+  vacation: Uint8Array;
+  copyright: Uint8Array;
+  encrypted: Uint8Array;
+  truncated: Uint8Array;
+  scanned: Uint8Array;
+  tooLarge: Uint8Array;
+}
+
+async function makeFixtures(folder: string): Promise<Fixtures> {
+  const file = (name: string) => path.join(folder, name);
+  // Developers' Reference pp. 20–24 ("Going on vacation gracefully"); gnuplot pp. 21–25 (its copyright).
+  await qpdf([
+    "--empty",
+    "--pages",
+    evalPdfPath("developers-reference.pdf"),
+    "20-24",
+    "--",
+    file("vacation.pdf"),
+  ]);
+  await qpdf(["--empty", "--pages", evalPdfPath("gnuplot.pdf"), "21-25", "--", file("copyright.pdf")]);
+  await qpdf(["--encrypt", "user", "owner", "256", "--", file("vacation.pdf"), file("encrypted.pdf")]);
+  const copyright = new Uint8Array(await readFile(file("copyright.pdf")));
+  return {
+    vacation: new Uint8Array(await readFile(file("vacation.pdf"))),
+    copyright,
+    encrypted: new Uint8Array(await readFile(file("encrypted.pdf"))),
+    truncated: copyright.slice(0, 20_000),
+    scanned: await makeScannedPdf(file("vacation.pdf"), 0, 50),
+    tooLarge: new Uint8Array(await readFile(evalPdfPath("developers-reference.pdf"))),
+  };
+}
+
+const byName = (documents: DocumentRecord[], name: string) => {
+  const document = documents.find((candidate) => candidate.file_name === name);
+  if (!document) throw new Error(`no document ${name} among ${documents.map((d) => d.file_name).join(", ")}`);
+  return document;
+};
+
+describe("the sharing area (admin API) of a running service", () => {
+  let service: SpawnedService;
+  let client: AdminClient;
+  let scratch: Awaited<ReturnType<typeof scratchFolder>>;
+  let fixtures: Fixtures;
+
+  beforeAll(async () => {
+    scratch = await scratchFolder();
+    [service, fixtures] = await Promise.all([
+      spawnService({
+        env: {
+          CKA_ADMIN_TOKEN: testAdminToken,
+          CKA_OCR: "off",
+          CKA_MAX_UPLOAD_BYTES: String(maxUploadBytes),
+        },
+      }),
+      makeFixtures(scratch.folder),
+    ]);
+    client = createAdminClient({ url: service.url, adminToken: testAdminToken });
+  });
+  afterAll(async () => {
+    await service?.stop("SIGKILL");
+    if (service) await rm(service.dataDir, { recursive: true, force: true });
+    await scratch?.remove();
+  });
+
+  /** An assistant with a rag key, and the given files uploaded and settled. */
+  async function assistantWith(files: Array<{ name: string; bytes: Uint8Array }>) {
+    const assistant = await client.createAssistant(`test ${randomBytes(3).toString("hex")}`);
+    const key = await client.createKey(assistant.id, ["ask", "rag"]);
+    if (files.length > 0) expect((await uploadFiles(service.url, assistant.id, files)).status).toBe(202);
+    const documents = await waitForDocuments(client, assistant.id);
+    return { assistant, key: key.key, documents };
+  }
+
+  describe("happy paths", () => {
+    it("creates, lists and deletes assistants; deleting one removes its documents and keys", async () => {
+      const { assistant, key } = await assistantWith([{ name: "vacation.pdf", bytes: fixtures.vacation }]);
+      expect(assistant.id).toMatch(/^asst_/);
+      expect((await client.listAssistants()).map((item) => item.id)).toContain(assistant.id);
+      expect((await rag(service.url, key, assistant.id, { query: "vacation" })).status).toBe(200);
+
+      await client.deleteAssistant(assistant.id);
+
+      expect((await client.listAssistants()).map((item) => item.id)).not.toContain(assistant.id);
+      await expect(client.listDocuments(assistant.id)).rejects.toMatchObject({ status: 404 });
+      expect((await rag(service.url, key, assistant.id, { query: "vacation" })).status).toBe(401);
+      await expect(client.deleteAssistant(assistant.id)).rejects.toMatchObject({ status: 404 });
+    });
+
+    it("lists documents with status, pages, passages and progress; a deleted document leaves rag", async () => {
+      const { assistant, key, documents } = await assistantWith([
+        { name: "vacation.pdf", bytes: fixtures.vacation },
+        { name: "copyright.pdf", bytes: fixtures.copyright },
+      ]);
+      const vacation = byName(documents, "vacation.pdf");
+      expect(vacation).toMatchObject({
+        status: "ready",
+        datasource: "default",
+        pages: 5,
+        pages_done: 5,
+        bytes: fixtures.vacation.byteLength,
+        sha256: createHash("sha256").update(fixtures.vacation).digest("hex"),
+      });
+      expect(vacation.passages).toBeGreaterThan(3);
+      expect(vacation.error).toBeUndefined();
+      expect(byName(documents, "copyright.pdf")).toMatchObject({ status: "ready", pages: 5 });
+
+      const before = await rag(service.url, key, assistant.id, { query: "going on vacation gracefully" });
+      expect(before.results.map((result) => result.metadata.id_document)).toContain(vacation.id);
+
+      const removed = await fetch(
+        `${service.url}/admin/v1/assistants/${assistant.id}/documents/${vacation.id}`,
+        {
+          method: "DELETE",
+          headers: { Authorization: `Bearer ${testAdminToken}` },
+        },
+      );
+      expect(removed.status).toBe(204);
+
+      const after = await rag(service.url, key, assistant.id, { query: "going on vacation gracefully" });
+      expect(after.results.map((result) => result.metadata.id_document)).not.toContain(vacation.id);
+      const copyright = await rag(service.url, key, assistant.id, { query: "Thomas Williams Colin Kelley" });
+      expect(copyright.results.length).toBeGreaterThan(0);
+      expect((await client.listDocuments(assistant.id)).map((document) => document.file_name)).toEqual([
+        "copyright.pdf",
+      ]);
+    });
+
+    it("shows a key in full only when it is created, never in the list, and a revoked key fails at once", async () => {
+      const { assistant } = await assistantWith([{ name: "copyright.pdf", bytes: fixtures.copyright }]);
+      const created = await client.createKey(assistant.id, ["rag"], "website");
+      expect(created).toMatchObject({
+        id_assistant: assistant.id,
+        name: "website",
+        scopes: ["rag"],
+        revoked_at: null,
+      });
+      expect(created.key).toMatch(/^cka_live_/);
+      expect(created.key.startsWith(created.prefix)).toBe(true);
+
+      const listResponse = await fetch(`${service.url}/admin/v1/assistants/${assistant.id}/keys`, {
+        headers: { Authorization: `Bearer ${testAdminToken}` },
+      });
+      const listText = await listResponse.text();
+      expect(listText).not.toContain(created.key);
+      const listed = (JSON.parse(listText) as { keys: Array<Record<string, unknown>> }).keys;
+      const record = listed.find((item) => item.id === created.id);
+      expect(record).toMatchObject({ prefix: created.prefix, revoked_at: null });
+      expect(record).not.toHaveProperty("key");
+      expect(record).not.toHaveProperty("hash");
+
+      expect((await rag(service.url, created.key, assistant.id, { query: "copyright" })).status).toBe(200);
+      await client.revokeKey(created.id);
+      expect((await rag(service.url, created.key, assistant.id, { query: "copyright" })).status).toBe(401);
+      const revoked = (await client.listKeys(assistant.id)).find((item) => item.id === created.id);
+      expect(revoked?.revoked_at).toEqual(expect.any(String));
+      await expect(client.revokeKey("key_doesnotexist000000000")).rejects.toMatchObject({ status: 404 });
+    });
+
+    it("gives the assistant id and the service's own URL to configure the SDK", async () => {
+      const assistant = await client.createAssistant("share me");
+      expect(await client.share(assistant.id)).toEqual({ assistant: assistant.id, base_url: service.url });
+      await expect(client.share("asst_doesnotexist")).rejects.toMatchObject({ status: 404 });
+    });
+  });
+
+  describe("uploads that cannot be read", () => {
+    it("fails each unreadable file with a plain reason while the good files of the same batch become ready", async () => {
+      const { assistant, key, documents } = await assistantWith([
+        { name: "vacation.pdf", bytes: fixtures.vacation },
+        { name: "random.pdf", bytes: randomBytes(50_000) },
+        { name: "truncated.pdf", bytes: fixtures.truncated },
+        { name: "encrypted.pdf", bytes: fixtures.encrypted },
+        { name: "empty.pdf", bytes: new Uint8Array(0) },
+        { name: "scanned.pdf", bytes: fixtures.scanned },
+        {
+          name: "setup.exe",
+          bytes: Buffer.concat([Buffer.from("MZ\x90\x00\x03\x00", "latin1"), randomBytes(4000)]),
+        },
+        { name: "copyright.pdf", bytes: fixtures.copyright },
+      ]);
+      expect(documents).toHaveLength(8);
+      const reasons: Array<[string, RegExp]> = [
+        ["random.pdf", /not a readable PDF|damaged/i],
+        ["truncated.pdf", /not a readable PDF|damaged/i],
+        ["encrypted.pdf", /password/i],
+        ["empty.pdf", /empty/i],
+        ["scanned.pdf", /no text|OCR/i],
+        ["setup.exe", /unsupported/i],
+      ];
+      for (const [name, reason] of reasons) {
+        const document = byName(documents, name);
+        expect(document.status, name).toBe("failed");
+        expect(document.error, name).toMatch(reason);
+        expect(document.passages ?? 0, name).toBe(0);
+      }
+      for (const name of ["vacation.pdf", "copyright.pdf"]) {
+        expect(byName(documents, name).status, name).toBe("ready");
+      }
+      const found = await rag(service.url, key, assistant.id, { query: "going on vacation gracefully" });
+      expect(found.results.map((result) => result.metadata.file_name)).toContain("vacation.pdf");
+    });
+
+    it("refuses a file over the size limit with 413 problem details and adds no document", async () => {
+      const { assistant } = await assistantWith([]);
+      const response = await uploadFiles(service.url, assistant.id, [
+        { name: "small.pdf", bytes: fixtures.copyright },
+        { name: "large.pdf", bytes: fixtures.tooLarge },
+      ]);
+      expect(response.status).toBe(413);
+      expect(response.headers.get("Content-Type")).toMatch(/application\/problem\+json/);
+      expect(await response.json()).toMatchObject({
+        status: 413,
+        detail: expect.stringContaining(`${maxUploadBytes}`),
+      });
+      expect(await client.listDocuments(assistant.id)).toEqual([]);
+    });
+
+    it("keeps one document with the same passages when the same bytes are uploaded twice", async () => {
+      const { assistant, key, documents } = await assistantWith([
+        { name: "vacation.pdf", bytes: fixtures.vacation },
+      ]);
+      const [first] = documents;
+      const query = { query: "going on vacation gracefully", max_results: 20 };
+      const before = await rag(service.url, key, assistant.id, query);
+
+      const again = await uploadFiles(service.url, assistant.id, [
+        { name: "vacation-copy.pdf", bytes: fixtures.vacation },
+      ]);
+      expect(again.status).toBe(202);
+      const returned = ((await again.json()) as { documents: DocumentRecord[] }).documents;
+      expect(returned.map((document) => document.id)).toEqual([first?.id]);
+
+      const after = await waitForDocuments(client, assistant.id);
+      expect(after).toHaveLength(1);
+      expect(after[0]).toMatchObject({ id: first?.id, status: "ready", passages: first?.passages });
+      const repeated = await rag(service.url, key, assistant.id, query);
+      expect(repeated.results.map((result) => result.id_element)).toEqual(
+        before.results.map((result) => result.id_element),
+      );
+      const contents = repeated.results.map((result) => result.content);
+      expect(new Set(contents).size).toBe(contents.length);
+    });
+
+    it("stores only the last segment of a file name, without control characters", async () => {
+      // Browsers send control characters in a name as they are (only CR, LF and `"` are escaped).
+      const { assistant } = await assistantWith([
+        { name: "C:\\Users\\me\\re\tport.md", bytes: new TextEncoder().encode("# Report\n\nAll good.\n") },
+        {
+          name: "../../etc/sum\u0007mary\u001b\u007f.md",
+          bytes: new TextEncoder().encode("# Summary\n\nFine.\n"),
+        },
+      ]);
+      // A name given as RFC 8187 `filename*` may carry any character, percent-encoded.
+      const boundary = "cka-test-boundary";
+      const body = [
+        `--${boundary}`,
+        `Content-Disposition: form-data; name="files"; filename*=UTF-8''..%2F..%2Fetc%2Fnotes%07%1B%7F.md`,
+        "Content-Type: text/markdown",
+        "",
+        "# Notes\n\nThe cat sat on the mat.",
+        `--${boundary}--`,
+        "",
+      ].join("\r\n");
+      const response = await fetch(`${service.url}/admin/v1/assistants/${assistant.id}/documents`, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${testAdminToken}`,
+          "Content-Type": `multipart/form-data; boundary=${boundary}`,
+        },
+        body,
+      });
+      expect(response.status).toBe(202);
+      const documents = await waitForDocuments(client, assistant.id);
+      expect(documents.map((document) => document.file_name).sort()).toEqual([
+        "notes.md",
+        "report.md",
+        "summary.md",
+      ]);
+      expect(documents.every((document) => document.status === "ready")).toBe(true);
+    });
+
+    it("answers 404 for an unknown assistant and 401 for a missing or wrong admin token", async () => {
+      const unknown = await uploadFiles(service.url, "asst_doesnotexist", [
+        { name: "a.pdf", bytes: fixtures.vacation },
+      ]);
+      expect(unknown.status).toBe(404);
+      expect(await unknown.json()).toMatchObject({ status: 404, code: "not_found" });
+
+      const { assistant } = await assistantWith([]);
+      for (const token of [null, "wrong-token-0123456789abcdef"]) {
+        const response = await uploadFiles(
+          service.url,
+          assistant.id,
+          [{ name: "a.pdf", bytes: fixtures.vacation }],
+          {
+            token,
+          },
+        );
+        expect(response.status).toBe(401);
+        expect(response.headers.get("Content-Type")).toMatch(/application\/problem\+json/);
+        expect(await response.json()).toMatchObject({ status: 401, code: "invalid_key" });
+        const listing = await fetch(`${service.url}/admin/v1/assistants`, {
+          headers: token === null ? {} : { Authorization: `Bearer ${token}` },
+        });
+        expect(listing.status).toBe(401);
+      }
+      expect(await client.listDocuments(assistant.id)).toEqual([]);
+    });
+  });
+});
