@@ -77,13 +77,19 @@ export function createIngestionRunner(options: IngestionOptions) {
         await store.documents.fail(document.id, "No text could be read from the file.");
         return;
       }
-      const committed = await store.passages.commitDocument(document.id, passages, {
-        title: content.title,
-        pages: content.pages,
-        warnings: content.warnings,
-      });
-      if (committed)
-        await options.indexes.addDocument(document.assistantId, document.id, passages.map(toIndexedPassage));
+      // Indexed first, so the document is searchable the moment it reads ready; until the commit its
+      // hits are not served, because only passages of ready documents are ever read back.
+      await options.indexes.addDocument(document.assistantId, document.id, passages.map(toIndexedPassage));
+      let committed = false;
+      try {
+        committed = await store.passages.commitDocument(document.id, passages, {
+          title: content.title,
+          pages: content.pages,
+          warnings: content.warnings,
+        });
+      } finally {
+        if (!committed) await options.indexes.removeDocument(document.assistantId, document.id);
+      }
     } catch (error) {
       const known = error instanceof PdfReadError || error instanceof SourceReadError;
       if (!known)
