@@ -6,6 +6,8 @@ const port = Number(process.env.E2E_PORT ?? 3100);
 export default defineConfig({
   testDir: "e2e",
   testMatch: "**/*.spec.ts",
+  // Its own folder: Playwright empties outputDir at start, and test-results/ also holds the Vitest report.
+  outputDir: "test-results/playwright-artifacts",
   timeout: 60_000,
   retries: 0,
   workers: 1,

@@ -119,7 +119,7 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
       );
     }
     const document = await store.documents.get(payload.document);
-    if (!document || document.status !== "ready" || !document.pages) {
+    if (document?.status !== "ready" || !document.pages) {
       throw new HttpProblem(404, "not_found", "The cited document is no longer available.");
     }
     const slice = await dependencies.slicer.slice(document.sha256, page, document.pages);
