@@ -1,10 +1,10 @@
 /** OCR for pages without a text layer: poppler renders a grayscale PGM, tesseract reads it (TSV words). */
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { type Rect, unionRect } from "./geometry.ts";
+import { createScratchFolder } from "./ocr-scratch.ts";
 import type { TextFragment, TextLine } from "./text-lines.ts";
 
 const run = promisify(execFile);
@@ -149,14 +149,15 @@ export interface OcrSession {
 
 /** OCR over one document; the PDF is written to a private temp folder on first use, removed on close. */
 export function createOcrSession(pdfBytes: Uint8Array): OcrSession {
-  let folder: Promise<string> | null = null;
+  let folder: string | null = null;
+  let prepared: Promise<string> | null = null;
   const prepare = (): Promise<string> => {
-    folder ??= (async () => {
-      const created = await mkdtemp(path.join(os.tmpdir(), "cited-ocr-"));
-      await writeFile(path.join(created, "document.pdf"), pdfBytes);
-      return created;
+    prepared ??= (async () => {
+      folder = await createScratchFolder();
+      await writeFile(path.join(folder, "document.pdf"), pdfBytes);
+      return folder;
     })();
-    return folder;
+    return prepared;
   };
   return {
     async readPage(pageIndex) {
@@ -180,8 +181,8 @@ export function createOcrSession(pdfBytes: Uint8Array): OcrSession {
       }
     },
     async close() {
-      if (folder === null) return;
-      await rm(await folder, { recursive: true, force: true });
+      // The folder may exist even when writing the PDF into it failed.
+      if (folder !== null) await rm(folder, { recursive: true, force: true });
     },
   };
 }

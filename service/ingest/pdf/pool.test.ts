@@ -1,9 +1,14 @@
+import { mkdir, readdir } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { PdfReadError } from "../types.ts";
 import { extractPdf } from "./extract-pdf.ts";
+import { isOcrAvailable } from "./ocr.ts";
 import { createPdfExtractorPool } from "./pool.ts";
-import { type EvalPdf, evalPdfPath, makeTwoColumnPdf, readBytes } from "./test-fixtures.ts";
+import { type EvalPdf, evalPdfPath, makeScannedPdf, makeTwoColumnPdf, readBytes } from "./test-fixtures.ts";
 
+const ocrInstalled = await isOcrAvailable();
 const names: EvalPdf[] = ["debian-reference.en.pdf", "developers-reference.pdf", "gnuplot.pdf"];
 
 describe("the PDF extractor pool", () => {
@@ -86,5 +91,35 @@ describe("a crashing extractor worker", () => {
     const pool = createPdfExtractorPool({ size: 1, workerUrl: crashingWorker });
     await pool.close();
     await expect(pool.extract(new Uint8Array(3), { ocr: false })).rejects.toThrow(/closed/);
+  });
+});
+
+describe("OCR scratch folders", () => {
+  const ours = async (): Promise<string[]> =>
+    (await readdir(os.tmpdir())).filter((name) => name.startsWith(`cited-ocr-${process.pid}-`));
+
+  it.skipIf(!ocrInstalled)(
+    "are removed when the pool stops a worker in the middle of OCR",
+    async () => {
+      const pool = createPdfExtractorPool({ size: 1 });
+      const scanned = await makeScannedPdf(evalPdfPath("gnuplot.pdf"), 40, 150);
+      const running = pool.extract(scanned, { ocr: true }).catch((error: unknown) => error);
+      for (let waited = 0; (await ours()).length === 0 && waited < 20_000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(await ours()).toHaveLength(1);
+      await pool.close();
+      expect(await running).toMatchObject({ message: "The PDF extractor pool is closed." });
+      expect(await ours()).toEqual([]);
+    },
+    60_000,
+  );
+
+  it("are removed when the process that made them is gone", async () => {
+    const stale = path.join(os.tmpdir(), "cited-ocr-2147483646-1-test");
+    await mkdir(stale, { recursive: true });
+    const pool = createPdfExtractorPool({ size: 1 });
+    await pool.close();
+    expect((await readdir(os.tmpdir())).includes("cited-ocr-2147483646-1-test")).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import os from "node:os";
 import { isMarkedAsUntransferable, Worker } from "node:worker_threads";
 import type { PdfExtraction } from "../types.ts";
 import type { ExtractPdfOptions } from "./extract-pdf.ts";
+import { removeStaleScratch, removeThreadScratch } from "./ocr-scratch.ts";
 import {
   decodeExtraction,
   deserializeError,
@@ -39,6 +40,8 @@ interface Job {
 
 interface PoolWorker {
   thread: Worker;
+  /** Kept apart: `thread.threadId` reads -1 once the thread has exited. */
+  threadId: number;
   job: Job | null;
   /** The error a crashing thread reported before it exited. */
   crash: Error | null;
@@ -63,6 +66,18 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
   const queue: Job[] = [];
   let nextId = 1;
   let closed = false;
+  // OCR scratch of killed workers and processes. A failure to remove it is reported by close();
+  // until then it must not become an unhandled rejection.
+  const cleanups: Promise<void>[] = [];
+  let cleanupError: unknown = null;
+  const track = (cleanup: Promise<void>): void => {
+    cleanups.push(
+      cleanup.catch((error: unknown) => {
+        cleanupError ??= error;
+      }),
+    );
+  };
+  track(removeStaleScratch());
 
   const finish = (worker: PoolWorker): Job | null => {
     const job = worker.job;
@@ -103,6 +118,7 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
 
   const onExit = (worker: PoolWorker, code: number): void => {
     workers.delete(worker);
+    track(removeThreadScratch(worker.threadId));
     const job = finish(worker);
     if (job !== null && closed) job.reject(new Error("The PDF extractor pool is closed."));
     else if (job !== null) {
@@ -116,7 +132,7 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
 
   const spawn = (): PoolWorker => {
     const thread = new Worker(workerUrl, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb } });
-    const worker: PoolWorker = { thread, job: null, crash: null };
+    const worker: PoolWorker = { thread, threadId: thread.threadId, job: null, crash: null };
     thread.on("message", (message: WorkerMessage) => onMessage(worker, message));
     thread.on("error", (error) => {
       worker.crash = error;
@@ -160,7 +176,11 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
     async close() {
       closed = true;
       for (const job of queue.splice(0)) job.reject(new Error("The PDF extractor pool is closed."));
-      await Promise.all([...workers].map((worker) => worker.thread.terminate()));
+      const stopping = [...workers];
+      await Promise.all(stopping.map((worker) => worker.thread.terminate()));
+      for (const worker of stopping) track(removeThreadScratch(worker.threadId));
+      await Promise.all(cleanups);
+      if (cleanupError !== null) throw cleanupError;
     },
   };
 }
