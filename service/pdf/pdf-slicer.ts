@@ -1,10 +1,24 @@
-/** Three-page slices of a stored PDF: parsed documents kept in an LRU, slices cached on disk. */
+/**
+ * Three-page slices of a stored PDF. The first slice of a document comes from qpdf (fast on a cold
+ * file) while pdf-lib parses it in the background; later slices copy pages from the parsed document.
+ * Slices are cached in memory and on disk.
+ */
+import { execFile } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { ParseSpeeds, PDFDocument } from "pdf-lib";
 import type { BlobStore } from "../blobs.ts";
 import { randomId } from "../ids.ts";
+
+const run = promisify(execFile);
+
+/** qpdf is a Debian package; without it every slice waits for pdf-lib's parse. */
+const qpdfAvailable: Promise<boolean> = run("qpdf", ["--version"]).then(
+  () => true,
+  () => false,
+);
 
 export interface PdfSlice {
   bytes: Uint8Array<ArrayBuffer>;
@@ -44,22 +58,65 @@ class LruCache<Value> {
   }
 }
 
+async function copyPages(
+  original: PDFDocument,
+  start: number,
+  end: number,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const output = await PDFDocument.create({ updateMetadata: false });
+  const indices = Array.from({ length: end - start + 1 }, (_, offset) => start + offset);
+  for (const copied of await output.copyPages(original, indices)) output.addPage(copied);
+  // pdf-lib allocates a plain ArrayBuffer; its typings only say ArrayBufferLike.
+  return (await output.save({ useObjectStreams: true })) as Uint8Array<ArrayBuffer>;
+}
+
 export function createPdfSlicer(options: { blobs: BlobStore; cacheDir: string; parsedDocuments?: number }) {
   mkdirSync(options.cacheDir, { recursive: true });
-  const parsed = new LruCache<Promise<PDFDocument>>(options.parsedDocuments ?? 8);
+  const parsed = new LruCache<{ document: Promise<PDFDocument>; settled: boolean }>(
+    options.parsedDocuments ?? 8,
+  );
   const slices = new LruCache<PdfSlice>(64);
 
+  const isParsed = (sha256: string) => parsed.get(sha256)?.settled === true;
+
   function source(sha256: string): Promise<PDFDocument> {
-    let document = parsed.get(sha256);
-    if (!document) {
-      document = options.blobs
+    const existing = parsed.get(sha256);
+    if (existing) return existing.document;
+    const entry = {
+      document: options.blobs
         .read(sha256)
-        .then((bytes) => PDFDocument.load(bytes, { parseSpeed: ParseSpeeds.Fastest, updateMetadata: false }));
-      // A failed parse is not cached: the next request tries again.
-      document.catch(() => parsed.delete(sha256));
-      parsed.set(sha256, document);
+        .then((bytes) => PDFDocument.load(bytes, { parseSpeed: ParseSpeeds.Fastest, updateMetadata: false })),
+      settled: false,
+    };
+    // A failed parse is not cached: the next request tries again.
+    entry.document.then(
+      () => {
+        entry.settled = true;
+      },
+      () => parsed.delete(sha256),
+    );
+    parsed.set(sha256, entry);
+    return entry.document;
+  }
+
+  /** False when qpdf cannot read the file; pdf-lib then gets its turn. */
+  async function sliceWithQpdf(sha256: string, start: number, end: number, target: string): Promise<boolean> {
+    // The pdf-lib parse goes on in the background for the next slices; this one does not wait for it.
+    source(sha256).catch(() => undefined);
+    try {
+      await run("qpdf", [
+        "--empty",
+        "--pages",
+        options.blobs.pathOf(sha256),
+        `${start + 1}-${end + 1}`,
+        "--",
+        target,
+      ]);
+      return true;
+    } catch {
+      await rm(target, { force: true });
+      return false;
     }
-    return document;
   }
 
   return {
@@ -73,14 +130,16 @@ export function createPdfSlicer(options: { blobs: BlobStore; cacheDir: string; p
       if (existsSync(file)) {
         bytes = new Uint8Array(await readFile(file));
       } else {
-        const original = await source(sha256);
-        const output = await PDFDocument.create({ updateMetadata: false });
-        const indices = Array.from({ length: end - start + 1 }, (_, offset) => start + offset);
-        for (const copied of await output.copyPages(original, indices)) output.addPage(copied);
-        // pdf-lib allocates a plain ArrayBuffer; its typings only say ArrayBufferLike.
-        bytes = (await output.save({ useObjectStreams: true })) as Uint8Array<ArrayBuffer>;
         const staging = join(options.cacheDir, `${randomId("slice")}.tmp`);
-        await writeFile(staging, bytes);
+        const parsing = source(sha256);
+        const viaQpdf =
+          !isParsed(sha256) && (await qpdfAvailable) && (await sliceWithQpdf(sha256, start, end, staging));
+        if (viaQpdf) {
+          bytes = new Uint8Array(await readFile(staging));
+        } else {
+          bytes = await copyPages(await parsing, start, end);
+          await writeFile(staging, bytes);
+        }
         await rename(staging, file);
       }
       const slice = { bytes, start, pageCount };
