@@ -4,21 +4,19 @@ import {
   ApiConnectionError,
   apiErrorFrom,
   CitedApiError,
+  type Conversation,
+  conversationListSchema,
+  conversationSchema,
   type DetailLevel,
+  messageListSchema,
   pdfSliceHeaders,
   type RagResponse,
   ragResponseSchema,
   SDK_VERSION,
-  type TechnicalityLevel,
-} from "../core/index.ts";
-import {
-  type Conversation,
-  conversationListSchema,
-  conversationSchema,
-  messageListSchema,
   type ServiceUpdate,
   type StoredMessage,
-} from "./host-schemas.ts";
+  type TechnicalityLevel,
+} from "../core/index.ts";
 import { readUpdates } from "./read-updates.ts";
 
 export interface ServiceBrowserClientOptions {

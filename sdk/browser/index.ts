@@ -10,5 +10,5 @@ export {
   type ServiceBrowserClient,
   type ServiceBrowserClientOptions,
 } from "./create-service-browser-client.ts";
-export * from "./host-schemas.ts";
+
 export { readUpdates } from "./read-updates.ts";

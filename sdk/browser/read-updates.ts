@@ -1,7 +1,14 @@
 /** The host's ask stream (NDJSON) → validated SDK updates, ending at the `saved` line. */
 import { describeIssues } from "../core/answer-stream-error.ts";
-import { type AnswerState, AnswerStreamError, type ByteStream, parseNdjson } from "../core/index.ts";
-import { type ServiceUpdate, serviceUpdateSchema, serviceUpdateTypes } from "./host-schemas.ts";
+import {
+  type AnswerState,
+  AnswerStreamError,
+  type ByteStream,
+  parseNdjson,
+  type ServiceUpdate,
+  serviceUpdateSchema,
+  serviceUpdateTypes,
+} from "../core/index.ts";
 
 /**
  * Reads the handler's ask stream. Each line is validated; lines of an unknown `type` are skipped

@@ -61,6 +61,7 @@ export {
 export * from "./schemas/admin.ts";
 export * from "./schemas/ask.ts";
 export * from "./schemas/common.ts";
+export * from "./schemas/host.ts";
 export * from "./schemas/pdf.ts";
 export * from "./schemas/rag.ts";
 export * from "./schemas/reference.ts";

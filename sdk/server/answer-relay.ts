@@ -1,6 +1,6 @@
 /** Relays a service answer stream to the browser as SDK updates, and saves the answer however the stream ends. */
 
-import type { ServiceUpdate } from "../browser/host-schemas.ts";
+import type { ServiceUpdate } from "../core/index.ts";
 import {
   type AnswerState,
   AnswerStreamError,

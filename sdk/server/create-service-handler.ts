@@ -4,8 +4,8 @@ import {
   conversationCreateSchema,
   hostAskRequestSchema,
   hostRagRequestSchema,
-} from "../browser/host-schemas.ts";
-import { idUserSchema } from "../core/index.ts";
+  idUserSchema,
+} from "../core/index.ts";
 import { relayAnswers } from "./answer-relay.ts";
 import { HandlerProblem, problemFromServiceError } from "./handler-problem.ts";
 import { newMessageId } from "./message-id.ts";

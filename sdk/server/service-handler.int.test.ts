@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AdminClient, createAdminClient, resolveConnection } from "../../service/cli/admin-client.ts";
 import { type SpawnedService, spawnService } from "../../service/testing/spawn-service.ts";
-import type { ServiceUpdate } from "../browser/host-schemas.ts";
+import type { ServiceUpdate } from "../core/index.ts";
 import {
   type AnswerState,
   AuthenticationError,

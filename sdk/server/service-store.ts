@@ -1,9 +1,8 @@
 /** ServiceStore: where the host keeps conversations, answers and who owns each reference. */
 
-import type { Conversation, StoredMessage } from "../browser/host-schemas.ts";
-import type { AnswerState, PdfToken, Reference } from "../core/index.ts";
+import type { AnswerState, Conversation, PdfToken, Reference, StoredMessage } from "../core/index.ts";
 
-export type { Conversation, StoredMessage } from "../browser/host-schemas.ts";
+export type { Conversation, StoredMessage } from "../core/index.ts";
 
 /** A reference of a stored answer, with the PDF token the host currently holds for it. */
 export interface StoredReference {

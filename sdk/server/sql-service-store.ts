@@ -1,7 +1,13 @@
 /** A `ServiceStore` on any Postgres through an injected client (`pg.Pool`, PGlite, …); one statement per call. */
 import { z } from "zod";
-import { answerStateSchema, conversationSchema, storedMessageSchema } from "../browser/host-schemas.ts";
-import { type AnswerState, pdfTokenSchema, referenceSchema } from "../core/index.ts";
+import {
+  type AnswerState,
+  answerStateSchema,
+  conversationSchema,
+  pdfTokenSchema,
+  referenceSchema,
+  storedMessageSchema,
+} from "../core/index.ts";
 import { newMessageId } from "./message-id.ts";
 import { pdfTokenOf, type ServiceStore, type StoredReference, titleFrom } from "./service-store.ts";
 import { nextActivity, quoteIdentifier, serviceStoreStatements } from "./sql/service-store-schema.ts";

@@ -1,18 +1,10 @@
 /** The host endpoint's wire contract (browser ↔ `createServiceHandler`): bodies, records and ask updates. */
 import { z } from "zod";
-import {
-  type AnswerState,
-  activityLineSchema,
-  askRequestSchema,
-  claimSchema,
-  doneLineSchema,
-  messageIdSchema,
-  problemDetailsSchema,
-  ragRequestSchema,
-  referenceIdSchema,
-  referenceSchema,
-  statusLineSchema,
-} from "../core/index.ts";
+import type { AnswerState } from "../answer-state.ts";
+import { activityLineSchema, askRequestSchema, doneLineSchema, statusLineSchema } from "./ask.ts";
+import { messageIdSchema, problemDetailsSchema, referenceIdSchema } from "./common.ts";
+import { ragRequestSchema } from "./rag.ts";
+import { claimSchema, referenceSchema } from "./reference.ts";
 
 /** A conversation of the signed-in user; its `id` is the service's `external_session`. */
 export const conversationSchema = z.object({
