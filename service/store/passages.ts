@@ -44,8 +44,11 @@ export interface DocumentOutcome {
   warnings: string[];
 }
 
-/** Rows sent to the database in one JSON parameter, so a document of any size is one statement per batch. */
-const batchSize = 2000;
+/**
+ * Rows sent to the database in one JSON parameter. Embedded Postgres's WASM memory grows to hold a
+ * batch and never shrinks: 500 rows keep it at its start size, 2000 grew it by ~50 MB.
+ */
+const batchSize = 500;
 
 /** Passages never change once committed, so recently read ones are kept to spare the database a round trip. */
 const cachedPassages = 20_000;

@@ -1,5 +1,9 @@
 /** One small SQL interface over the two Postgres engines: embedded PGlite and a PostgreSQL server via `pg`. */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { Worker } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 
@@ -18,9 +22,43 @@ export interface SqlClient extends SqlQueryable {
   readonly engine: "pglite" | "postgres";
 }
 
+// Memory: the service must peak under 1 GiB, and PGlite alone reached ~1.1 GB.
+// 1. V8 runs WASM with its baseline compiler (Liftoff), then recompiles hot functions with TurboFan in the background;
+//    for Postgres's parser (`raw_parser`, one 105 KB WASM function) that takes ~600 MB of compiler memory for ~0.5 s,
+//    a moment after the first statements and again during initdb. No PGlite or Postgres setting affects it, so WASM
+//    stays on Liftoff (both flags: without dynamic tiering V8 recompiles every function eagerly), for ~25-30% more
+//    database CPU time. Process-wide V8 flags, read when a module is compiled: set before PGlite compiles its own.
+// 2. Postgres's default 128 MB buffer pool is resident from the start; 32 MB saves ~95 MB (files stay in the OS cache).
+// 3. For a new data folder PGlite runs initdb in a second instance whose WASM memory and buffers (~300 MB) stay
+//    resident until V8's next major GC, which may come late in an ingestion; in a worker thread its exit frees them.
+const startParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"];
+
+async function createDataDir(dataDir: string): Promise<void> {
+  const worker = new Worker(
+    `const { workerData } = require("node:worker_threads");
+     require(workerData.pglite).PGlite.create(workerData.options).then((database) => database.close());`,
+    {
+      eval: true,
+      workerData: {
+        pglite: createRequire(import.meta.url).resolve("@electric-sql/pglite"),
+        options: { dataDir, startParams },
+      },
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    worker.once("error", reject);
+    worker.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`initdb worker exited with ${code}`)),
+    );
+  });
+}
+
 export async function openPglite(dataDir: string): Promise<SqlClient> {
   mkdirSync(dataDir, { recursive: true });
-  const database = await PGlite.create({ dataDir });
+  setFlagsFromString("--no-wasm-dynamic-tiering");
+  setFlagsFromString("--no-wasm-tier-up");
+  if (!existsSync(join(dataDir, "PG_VERSION"))) await createDataDir(dataDir);
+  const database = await PGlite.create({ dataDir, startParams });
   const run = async <Row>(target: Pick<PGlite, "query">, sql: string, params: readonly SqlValue[] = []) =>
     (await target.query<Row>(sql, [...params])).rows;
   return {
