@@ -8,7 +8,7 @@ type PdfjsModule = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
 
 let pdfjsModule: Promise<PdfjsModule> | null = null;
 
-function loadPdfjs(): Promise<PdfjsModule> {
+export function loadPdfjs(): Promise<PdfjsModule> {
   pdfjsModule ??= import("pdfjs-dist/legacy/build/pdf.mjs");
   return pdfjsModule;
 }

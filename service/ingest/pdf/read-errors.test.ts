@@ -3,7 +3,15 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PdfReadError } from "../types.ts";
 import { extractPdf } from "./extract-pdf.ts";
-import { buildPdf, evalPdfPath, makeScannedPdf, qpdf, readBytes, scratchFolder } from "./test-fixtures.ts";
+import {
+  buildPdf,
+  evalPdfPath,
+  makeScannedPdf,
+  makeTextPdf,
+  qpdf,
+  readBytes,
+  scratchFolder,
+} from "./test-fixtures.ts";
 
 async function failure(bytes: Uint8Array, ocr = false): Promise<PdfReadError> {
   const error = await extractPdf(bytes, { ocr }).then(
@@ -72,4 +80,18 @@ describe("extractPdf failures a customer sees", () => {
       "1 page has no text and OCR is turned off, so it cannot be searched (page 2).",
     ]);
   });
+
+  it.each([false, true])(
+    "treats a blank page as blank: not rendered for OCR, no warning (OCR %s)",
+    async (ocr) => {
+      const text = { x: 72, y: 700, size: 12, text: "A page with enough text to need no OCR at all." };
+      const result = await extractPdf(makeTextPdf([[text], [], [text]]), { ocr });
+      expect(result.pages.map((page) => [page.searchable, page.ocr])).toEqual([
+        [true, false],
+        [true, false],
+        [true, false],
+      ]);
+      expect(result.warnings).toEqual([]);
+    },
+  );
 });

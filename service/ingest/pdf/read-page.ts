@@ -3,6 +3,7 @@ import type { PDFDocumentProxy } from "pdfjs-dist/types/src/pdf";
 import type { PdfPageInfo } from "../types.ts";
 import { type Matrix, round2 } from "./geometry.ts";
 import type { OcrSession } from "./ocr.ts";
+import { drawsPictures } from "./page-pictures.ts";
 import { countNonSpace } from "./text-clean.ts";
 import { buildLines, type RawTextItem, type RawTextStyle, type TextLine } from "./text-lines.ts";
 
@@ -23,6 +24,8 @@ interface PdfPageText {
   transform: Matrix;
   items: RawTextItem[];
   styles: Record<string, RawTextStyle>;
+  /** For a page with hardly any text: whether it draws something OCR could read. Null when not checked. */
+  pictures: boolean | null;
 }
 
 /** The page's text layer, or null when pdfjs cannot parse the page (a damaged page, not a damaged file). */
@@ -36,7 +39,17 @@ async function pdfPageText(document: PDFDocumentProxy, pageIndex: number): Promi
         (item): item is RawTextItem & (typeof content.items)[number] => "str" in item,
       );
       const transform = viewport.transform as unknown as Matrix;
-      return { width: viewport.width, height: viewport.height, transform, items, styles: content.styles };
+      const chars = items.reduce((sum, item) => sum + countNonSpace(item.str), 0);
+      // When pdfjs cannot interpret the drawing, OCR (poppler) gets to look at the page.
+      const pictures = chars < OCR_THRESHOLD ? await drawsPictures(page).catch(() => true) : null;
+      return {
+        width: viewport.width,
+        height: viewport.height,
+        transform,
+        items,
+        styles: content.styles,
+        pictures,
+      };
     } finally {
       page.cleanup();
     }
@@ -69,7 +82,9 @@ export async function readPage(
     searchable: true,
   };
   let problem: PageProblem | null = null;
-  if (info.textChars < OCR_THRESHOLD && ocr !== null) {
+  // A blank page (no text, nothing drawn to read) is searchable in the sense that nothing on it is lost.
+  const blank = text.pictures === false;
+  if (info.textChars < OCR_THRESHOLD && ocr !== null && !blank) {
     try {
       const ocrLines = await ocr.readPage(pageIndex);
       info.ocr = true;
@@ -82,6 +97,6 @@ export async function readPage(
       problem = "ocr_failed";
     }
   }
-  info.searchable = info.textChars > 0 || info.ocr;
+  info.searchable = info.textChars > 0 || info.ocr || blank;
   return { info, lines, problem };
 }
