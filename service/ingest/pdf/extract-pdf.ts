@@ -6,7 +6,7 @@ import { buildBlocks, typicalLineSpacing } from "./blocks.ts";
 import { bodyFontSize, createHeadingClassifier, titleFromFirstPage } from "./headings.ts";
 import { createOcrSession, isOcrAvailable, type OcrSession } from "./ocr.ts";
 import { CORRUPT_MESSAGE, EMPTY_MESSAGE, openPdf } from "./pdf-document.ts";
-import { type PageResult, readPage } from "./read-page.ts";
+import { type PageResult, readTextLayer, withOcrText } from "./read-page.ts";
 import { orderLines } from "./reading-order.ts";
 import { findRunningLines } from "./running-lines.ts";
 import { sentenceSpans } from "./sentence-spans.ts";
@@ -34,12 +34,31 @@ async function readPages(
   onProgress: ExtractPdfOptions["onProgress"],
 ): Promise<PageResult[]> {
   const pageCount = document.numPages;
-  const pages: PageResult[] = [];
-  for (let pageIndex = 0; pageIndex < pageCount; pageIndex++) {
-    pages.push(await readPage(document, pageIndex, ocr));
-    onProgress?.(pageIndex + 1, pageCount);
+  const pages: Promise<PageResult>[] = [];
+  let pagesDone = 0;
+  const done = (page: PageResult): PageResult => {
+    onProgress?.(++pagesDone, pageCount);
+    return page;
+  };
+  // OCR runs in child processes one page at a time, while pdfjs goes on reading text layers.
+  let ocrQueue: Promise<unknown> = Promise.resolve();
+  try {
+    for (let pageIndex = 0; pageIndex < pageCount; pageIndex++) {
+      const { page, wantsOcr } = await readTextLayer(document, pageIndex);
+      if (wantsOcr && ocr !== null) {
+        const recognized = ocrQueue.then(() => withOcrText(page, ocr));
+        ocrQueue = recognized;
+        pages.push(recognized.then(done));
+      } else {
+        pages.push(Promise.resolve(done(page)));
+      }
+    }
+  } catch (error) {
+    // No OCR process may outlive the extraction: its scratch folder is removed next.
+    await Promise.allSettled(pages);
+    throw error;
   }
-  return pages;
+  return Promise.all(pages);
 }
 
 function buildSourceBlocks(pages: readonly PageResult[], bodySize: number): SourceBlock[] {

@@ -1,3 +1,4 @@
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PdfExtraction } from "../types.ts";
@@ -12,6 +13,7 @@ import {
   normalize,
   popplerWords,
   qpdf,
+  readBytes,
   scratchFolder,
 } from "./test-fixtures.ts";
 
@@ -61,6 +63,32 @@ describe(title, () => {
       expect(misplaced(matched, reference, sentence.spans ?? [], 3), sentence.text).toEqual([]);
     }
   });
+  it.skipIf(!ocrInstalled)(
+    "keeps page order when OCR of a scan finishes after the pages behind it",
+    async () => {
+      const scanned = path.join(scratch.folder, "scanned.pdf");
+      const mixed = path.join(scratch.folder, "mixed.pdf");
+      await writeFile(scanned, await makeScannedPdf(original, 0, 150));
+      await qpdf(["--empty", "--pages", original, scanned, original, original, "--", mixed]);
+      const progress: number[] = [];
+      const extraction = await extractPdf(await readBytes(mixed), {
+        ocr: true,
+        onProgress: (pagesDone, pageCount) => progress.push(pagesDone / pageCount),
+      });
+      expect(extraction.pages.map((page) => [page.index, page.ocr])).toEqual([
+        [0, false],
+        [1, true],
+        [2, false],
+        [3, false],
+      ]);
+      expect(extraction.pages[1]?.textChars).toBeGreaterThan(1000);
+      expect(progress).toEqual([...progress].sort((a, b) => a - b));
+      expect(progress.at(-1)).toBe(1);
+      expect(extraction.warnings).toEqual([
+        "1 page had no text layer and was read with OCR; its text may contain recognition errors (page 2).",
+      ]);
+    },
+  );
 });
 
 describe("OCR output parsing", () => {

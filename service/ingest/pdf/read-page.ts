@@ -62,41 +62,51 @@ async function pdfPageText(document: PDFDocumentProxy, pageIndex: number): Promi
 const charsOf = (lines: readonly TextLine[]): number =>
   lines.reduce((sum, line) => sum + countNonSpace(line.text), 0);
 
-export async function readPage(
-  document: PDFDocumentProxy,
-  pageIndex: number,
-  ocr: OcrSession | null,
-): Promise<PageResult> {
+export interface TextLayerPage {
+  page: PageResult;
+  /** The page has (almost) no text but draws something: OCR may read it. */
+  wantsOcr: boolean;
+}
+
+/** The page as its text layer has it; a blank page (nothing drawn to read) counts as searchable. */
+export async function readTextLayer(document: PDFDocumentProxy, pageIndex: number): Promise<TextLayerPage> {
   const text = await pdfPageText(document, pageIndex);
   if (text === null) {
     const info = { index: pageIndex, width: 1, height: 1, textChars: 0, ocr: false, searchable: false };
-    return { info, lines: [], problem: "unreadable" };
+    return { page: { info, lines: [], problem: "unreadable" }, wantsOcr: false };
   }
-  let lines = buildLines(text.items, text.styles, text.transform, pageIndex);
+  const lines = buildLines(text.items, text.styles, text.transform, pageIndex);
+  const textChars = charsOf(lines);
+  const blank = text.pictures === false;
   const info: PdfPageInfo = {
     index: pageIndex,
     width: round2(text.width),
     height: round2(text.height),
-    textChars: charsOf(lines),
+    textChars,
     ocr: false,
-    searchable: true,
+    searchable: textChars > 0 || blank,
   };
-  let problem: PageProblem | null = null;
-  // A blank page (no text, nothing drawn to read) is searchable in the sense that nothing on it is lost.
-  const blank = text.pictures === false;
-  if (info.textChars < OCR_THRESHOLD && ocr !== null && !blank) {
-    try {
-      const ocrLines = await ocr.readPage(pageIndex);
-      info.ocr = true;
-      if (charsOf(ocrLines) > info.textChars) {
-        lines = ocrLines;
-        info.textChars = charsOf(ocrLines);
-      }
-    } catch {
-      // A tesseract or pdftoppm failure costs this page its OCR text; the document status says so.
-      problem = "ocr_failed";
-    }
+  return { page: { info, lines, problem: null }, wantsOcr: textChars < OCR_THRESHOLD && !blank };
+}
+
+/** The page with OCR's text when OCR reads more than the text layer; an OCR failure is kept as the page's problem. */
+export async function withOcrText(page: PageResult, ocr: OcrSession): Promise<PageResult> {
+  try {
+    const ocrLines = await ocr.readPage(page.info.index);
+    const ocrChars = charsOf(ocrLines);
+    const better = ocrChars > page.info.textChars;
+    return {
+      info: {
+        ...page.info,
+        ocr: true,
+        searchable: true,
+        textChars: better ? ocrChars : page.info.textChars,
+      },
+      lines: better ? ocrLines : page.lines,
+      problem: page.problem,
+    };
+  } catch {
+    // A tesseract or pdftoppm failure costs this page its OCR text; the document status says so.
+    return { ...page, problem: "ocr_failed" };
   }
-  info.searchable = info.textChars > 0 || info.ocr || blank;
-  return { info, lines, problem };
 }

@@ -48,9 +48,9 @@ export function pageWarnings(results: readonly PageResult[], ocr: OcrStatus): st
   }
   const recognized = indices((page) => page.info.ocr && page.info.textChars > 0);
   if (recognized.length > 0) {
-    const verb = recognized.length === 1 ? "was" : "were";
+    const [verb, possessive] = recognized.length === 1 ? ["was", "its"] : ["were", "their"];
     warnings.push(
-      `${countPages(recognized.length)} had no text layer and ${verb} read with OCR; their text may contain recognition errors (page ${formatPageList(recognized)}).`,
+      `${countPages(recognized.length)} had no text layer and ${verb} read with OCR; ${possessive} text may contain recognition errors (page ${formatPageList(recognized)}).`,
     );
   }
   const ocrFailed = indices((page) => page.problem === "ocr_failed");
