@@ -81,14 +81,13 @@ export function createAssistantIndexes(store: Store, logger: Logger) {
   async function save(assistantId: string, entry: Entry): Promise<void> {
     entry.saveTimer = null;
     const started = performance.now();
-    await store.snapshots.save(assistantId, {
-      documentIds: [...entry.documentIds],
-      data: entry.index.serialize(),
-    });
+    const data = entry.index.serialize();
+    await store.snapshots.save(assistantId, { documentIds: [...entry.documentIds], data });
     logger.info("index snapshot saved", {
       assistantId,
       documents: entry.documentIds.size,
       passages: entry.index.size,
+      bytes: data.byteLength,
       ms: Math.round(performance.now() - started),
     });
   }

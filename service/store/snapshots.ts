@@ -7,21 +7,28 @@ export interface IndexSnapshot {
   data: Uint8Array;
 }
 
+// Snapshots cross the SQL boundary as base64 text: PGlite turned a 1.6 MB Uint8Array parameter into ~150 MB
+// of memory that its WASM heap then kept; the same bytes as base64 cost ~15 MB.
 export function createSnapshotStore(db: SqlQueryable) {
   return {
     async load(assistantId: string): Promise<IndexSnapshot | null> {
-      const [row] = await db.query<{ document_ids: unknown; data: Uint8Array }>(
-        "select document_ids, data from index_snapshots where assistant_id = $1",
+      const [row] = await db.query<{ document_ids: unknown; data: string }>(
+        "select document_ids, encode(data, 'base64') as data from index_snapshots where assistant_id = $1",
         [assistantId],
       );
-      return row ? { documentIds: json<string[]>(row.document_ids), data: new Uint8Array(row.data) } : null;
+      return row
+        ? {
+            documentIds: json<string[]>(row.document_ids),
+            data: new Uint8Array(Buffer.from(row.data, "base64")),
+          }
+        : null;
     },
     async save(assistantId: string, snapshot: IndexSnapshot): Promise<void> {
       await db.query(
-        `insert into index_snapshots (assistant_id, document_ids, data) values ($1, $2::jsonb, $3)
+        `insert into index_snapshots (assistant_id, document_ids, data) values ($1, $2::jsonb, decode($3, 'base64'))
          on conflict (assistant_id) do update set document_ids = excluded.document_ids, data = excluded.data,
            created_at = now()`,
-        [assistantId, JSON.stringify(snapshot.documentIds), snapshot.data],
+        [assistantId, JSON.stringify(snapshot.documentIds), Buffer.from(snapshot.data).toString("base64")],
       );
     },
   };

@@ -227,12 +227,11 @@ describe.each(engines)("store on $name", ({ open }) => {
     const { assistant } = await assistantWithDatasource();
     expect(await store.snapshots.load(assistant.id)).toBeNull();
     await store.snapshots.save(assistant.id, { documentIds: ["doc_a"], data: new Uint8Array([1, 2, 3]) });
-    await store.snapshots.save(assistant.id, {
-      documentIds: ["doc_a", "doc_b"],
-      data: new Uint8Array([4, 5]),
-    });
+    // Long enough for Postgres's base64 to break lines, every byte value present.
+    const data = Uint8Array.from({ length: 5000 }, (_, index) => (index * 7919) % 256);
+    await store.snapshots.save(assistant.id, { documentIds: ["doc_a", "doc_b"], data });
     const loaded = await store.snapshots.load(assistant.id);
     expect(loaded?.documentIds).toEqual(["doc_a", "doc_b"]);
-    expect([...(loaded?.data ?? [])]).toEqual([4, 5]);
+    expect(loaded?.data).toEqual(data);
   });
 });
