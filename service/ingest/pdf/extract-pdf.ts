@@ -12,7 +12,7 @@ import { findRunningLines } from "./running-lines.ts";
 import { sentenceSpans } from "./sentence-spans.ts";
 import { splitSentences } from "./sentences.ts";
 import { cleanText } from "./text-clean.ts";
-import { noTextMessage, pageWarnings } from "./warnings.ts";
+import { noTextMessage, type OcrStatus, pageWarnings } from "./warnings.ts";
 
 export interface ExtractPdfOptions {
   /** Read pages without a text layer with OCR, when tesseract and pdftoppm are installed. */
@@ -26,39 +26,6 @@ async function readTitle(document: PDFDocumentProxy): Promise<string | null> {
   if (typeof title !== "string") return null;
   const cleaned = cleanText(title).trim();
   return cleaned === "" ? null : cleaned;
-}
-
-async function readPages(
-  document: PDFDocumentProxy,
-  ocr: OcrSession | null,
-  onProgress: ExtractPdfOptions["onProgress"],
-): Promise<PageResult[]> {
-  const pageCount = document.numPages;
-  const pages: Promise<PageResult>[] = [];
-  let pagesDone = 0;
-  const done = (page: PageResult): PageResult => {
-    onProgress?.(++pagesDone, pageCount);
-    return page;
-  };
-  // OCR runs in child processes one page at a time, while pdfjs goes on reading text layers.
-  let ocrQueue: Promise<unknown> = Promise.resolve();
-  try {
-    for (let pageIndex = 0; pageIndex < pageCount; pageIndex++) {
-      const { page, wantsOcr } = await readTextLayer(document, pageIndex);
-      if (wantsOcr && ocr !== null) {
-        const recognized = ocrQueue.then(() => withOcrText(page, ocr));
-        ocrQueue = recognized;
-        pages.push(recognized.then(done));
-      } else {
-        pages.push(Promise.resolve(done(page)));
-      }
-    }
-  } catch (error) {
-    // No OCR process may outlive the extraction: its scratch folder is removed next.
-    await Promise.allSettled(pages);
-    throw error;
-  }
-  return Promise.all(pages);
 }
 
 function buildSourceBlocks(pages: readonly PageResult[], bodySize: number): SourceBlock[] {
@@ -82,39 +49,145 @@ function buildSourceBlocks(pages: readonly PageResult[], bodySize: number): Sour
 }
 
 /**
- * Extracts text with positions from a PDF. Takes ownership of `bytes` (pdfjs detaches the buffer).
- * Throws `PdfReadError` for encrypted, unreadable, empty or text-less documents.
+ * An open PDF whose pages are read range by range, possibly by several workers each holding its own
+ * reading; `assembleExtraction` then joins all pages into the document's text blocks.
  */
-export async function extractPdf(bytes: Uint8Array, options: ExtractPdfOptions): Promise<PdfExtraction> {
+export interface PdfReading {
+  pageCount: number;
+  /** The title from the document's metadata, if it has one. */
+  metadataTitle: string | null;
+  ocr: OcrStatus;
+  /**
+   * Reads the text layers of pages `[first, end)`; resolves when they are read, while OCR of pages without a
+   * text layer may still run. `onPageDone` is called once per page, OCR included.
+   */
+  readPages(first: number, end: number, onPageDone?: () => void): Promise<void>;
+  /** The pages read so far, in page order, once their OCR is done. */
+  pages(): Promise<PageResult[]>;
+  /** Pages `[first, end)` once their OCR is done, handed over: this reading forgets them. */
+  takePages(first: number, end: number): Promise<PageResult[]>;
+  /** Pages another worker read. */
+  addPages(read: readonly PageResult[]): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a PDF for reading. Takes ownership of `bytes` (pdfjs detaches the buffer). Throws `PdfReadError`
+ * for encrypted, unreadable or empty documents.
+ */
+export async function openPdfReading(
+  bytes: Uint8Array,
+  options: {
+    ocr: boolean /** Read the title from the metadata (helpers reading a range skip it). */;
+    metadata?: boolean;
+  },
+): Promise<PdfReading> {
   const ocrInstalled = options.ocr && (await isOcrAvailable());
   // pdfjs detaches the bytes it is given; OCR renders from its own copy.
   const ocr = ocrInstalled && bytes.byteLength > 0 ? createOcrSession(new Uint8Array(bytes)) : null;
+  let opened: Awaited<ReturnType<typeof openPdf>> | null = null;
   try {
-    const opened = await openPdf(bytes);
-    try {
-      const { document } = opened;
-      if (document.numPages === 0) throw new PdfReadError("empty", EMPTY_MESSAGE);
-      const metadataTitle = await readTitle(document);
-      const pages = await readPages(document, ocr, options.onProgress);
-      if (pages.every((page) => page.problem === "unreadable"))
-        throw new PdfReadError("corrupt", CORRUPT_MESSAGE);
-      const ocrStatus = { ocrRequested: options.ocr, ocrInstalled };
-      if (pages.every((page) => page.info.textChars === 0)) {
-        throw new PdfReadError("no_text", noTextMessage(ocrStatus));
-      }
-      const lines = pages.map((page) => page.lines);
-      const bodySize = bodyFontSize(lines.flat());
-      return {
-        pageCount: document.numPages,
-        title: metadataTitle ?? titleFromFirstPage(lines, bodySize),
-        pages: pages.map((page) => page.info),
-        blocks: buildSourceBlocks(pages, bodySize),
-        warnings: pageWarnings(pages, ocrStatus),
-      };
-    } finally {
-      await opened.close();
-    }
-  } finally {
+    opened = await openPdf(bytes);
+    const { document } = opened;
+    if (document.numPages === 0) throw new PdfReadError("empty", EMPTY_MESSAGE);
+    const metadataTitle = options.metadata === false ? null : await readTitle(document);
+    return createReading(opened, ocr, metadataTitle, { ocrRequested: options.ocr, ocrInstalled });
+  } catch (error) {
+    await opened?.close();
     await ocr?.close();
+    throw error;
+  }
+}
+
+function createReading(
+  opened: Awaited<ReturnType<typeof openPdf>>,
+  ocr: OcrSession | null,
+  metadataTitle: string | null,
+  ocrStatus: OcrStatus,
+): PdfReading {
+  const { document } = opened;
+  const pages = new Map<number, Promise<PageResult>>();
+  // OCR runs in child processes one page at a time, while pdfjs goes on reading text layers.
+  let ocrQueue: Promise<unknown> = Promise.resolve();
+  const settled = (): Promise<unknown> => Promise.allSettled(pages.values());
+  return {
+    pageCount: document.numPages,
+    metadataTitle,
+    ocr: ocrStatus,
+    async readPages(first, end, onPageDone) {
+      const done = (page: PageResult): PageResult => {
+        onPageDone?.();
+        return page;
+      };
+      for (let pageIndex = first; pageIndex < end; pageIndex++) {
+        const { page, wantsOcr } = await readTextLayer(document, pageIndex);
+        if (wantsOcr && ocr !== null) {
+          const recognized = ocrQueue.then(() => withOcrText(page, ocr));
+          ocrQueue = recognized;
+          pages.set(pageIndex, recognized.then(done));
+        } else {
+          pages.set(pageIndex, Promise.resolve(done(page)));
+        }
+      }
+    },
+    async pages() {
+      const indices = [...pages.keys()].sort((a, b) => a - b);
+      return Promise.all(indices.map((index) => pages.get(index) as Promise<PageResult>));
+    },
+    async takePages(first, end) {
+      const taken: Promise<PageResult>[] = [];
+      for (let index = first; index < end; index++) {
+        const page = pages.get(index);
+        if (page === undefined) throw new Error(`page ${index} was not read`);
+        taken.push(page);
+        pages.delete(index);
+      }
+      return Promise.all(taken);
+    },
+    addPages(read) {
+      for (const page of read) pages.set(page.info.index, Promise.resolve(page));
+    },
+    async close() {
+      // No OCR process may outlive the reading: its scratch folder is removed next.
+      await settled();
+      await opened.close();
+      await ocr?.close();
+    },
+  };
+}
+
+/** The document from all its pages. Throws `PdfReadError` when no page has any text. */
+export function assembleExtraction(
+  reading: Pick<PdfReading, "pageCount" | "metadataTitle" | "ocr">,
+  pages: readonly PageResult[],
+): PdfExtraction {
+  if (pages.every((page) => page.problem === "unreadable"))
+    throw new PdfReadError("corrupt", CORRUPT_MESSAGE);
+  if (pages.every((page) => page.info.textChars === 0)) {
+    throw new PdfReadError("no_text", noTextMessage(reading.ocr));
+  }
+  const lines = pages.map((page) => page.lines);
+  const bodySize = bodyFontSize(lines.flat());
+  return {
+    pageCount: reading.pageCount,
+    title: reading.metadataTitle ?? titleFromFirstPage(lines, bodySize),
+    pages: pages.map((page) => page.info),
+    blocks: buildSourceBlocks(pages, bodySize),
+    warnings: pageWarnings(pages, reading.ocr),
+  };
+}
+
+/**
+ * Extracts text with positions from a PDF in the calling thread. Takes ownership of `bytes`.
+ * Throws `PdfReadError` for encrypted, unreadable, empty or text-less documents.
+ */
+export async function extractPdf(bytes: Uint8Array, options: ExtractPdfOptions): Promise<PdfExtraction> {
+  const reading = await openPdfReading(bytes, options);
+  try {
+    let pagesDone = 0;
+    await reading.readPages(0, reading.pageCount, () => options.onProgress?.(++pagesDone, reading.pageCount));
+    return assembleExtraction(reading, await reading.pages());
+  } finally {
+    await reading.close();
   }
 }

@@ -6,7 +6,14 @@ import { PdfReadError } from "../types.ts";
 import { extractPdf } from "./extract-pdf.ts";
 import { isOcrAvailable } from "./ocr.ts";
 import { createPdfExtractorPool } from "./pool.ts";
-import { type EvalPdf, evalPdfPath, makeScannedPdf, makeTwoColumnPdf, readBytes } from "./test-fixtures.ts";
+import {
+  type EvalPdf,
+  evalPdfPath,
+  makeScannedPdf,
+  makeTwoColumnPdf,
+  readBytes,
+  scratchFolder,
+} from "./test-fixtures.ts";
 
 const ocrInstalled = await isOcrAvailable();
 const names: EvalPdf[] = ["debian-reference.en.pdf", "developers-reference.pdf", "gnuplot.pdf"];
@@ -28,8 +35,8 @@ describe("the PDF extractor pool", () => {
         }),
       ),
     );
-    // The bytes were handed to the worker, not copied.
-    expect(inputs.map((bytes) => bytes.byteLength)).toEqual([0, 0, 0]);
+    // The caller's bytes are copied, not taken.
+    expect(inputs.map((bytes) => bytes.byteLength)).toEqual([1281892, 573430, 1278455]);
     expect(results.map((result) => result.pageCount)).toEqual([261, 114, 311]);
     const inThread = await extractPdf(await readBytes(evalPdfPath("developers-reference.pdf")), {
       ocr: false,
@@ -37,6 +44,12 @@ describe("the PDF extractor pool", () => {
     expect(results[1]).toEqual(inThread);
     expect(progress).toHaveLength(114);
     expect(progress.at(-1)).toEqual([114, 114]);
+  }, 120_000);
+
+  it("reads one large PDF with both workers and joins its pages into the same result", async () => {
+    const single = await pool.extract(await readBytes(evalPdfPath("gnuplot.pdf")), { ocr: false });
+    const inThread = await extractPdf(await readBytes(evalPdfPath("gnuplot.pdf")), { ocr: false });
+    expect(single).toEqual(inThread);
   }, 120_000);
 
   it("rejects a corrupt PDF with the reason intact and keeps working", async () => {
@@ -64,31 +77,50 @@ describe("the PDF extractor pool", () => {
 });
 
 describe("a crashing extractor worker", () => {
-  // A stand-in worker: exits on a one-byte input, answers otherwise.
-  const crashingWorker = new URL(
-    `data:text/javascript,${encodeURIComponent(`
-      import { parentPort } from "node:worker_threads";
-      parentPort.on("message", (request) => {
-        if (request.bytes.length === 1) process.exit(7);
-        const json = new TextEncoder().encode(JSON.stringify({ pageCount: request.bytes.length }));
-        parentPort.postMessage({ id: request.id, type: "result", json });
-      });`)}`,
-  );
+  // Imported from a data: URL so the stand-in sees its settings in its own URL's query.
+  const standIn = (settings: string): URL => {
+    const script = new URL(`./stand-in-worker.ts?${settings}`, import.meta.url);
+    return new URL(`data:text/javascript,${encodeURIComponent(`import ${JSON.stringify(script.href)};`)}`);
+  };
 
-  it("rejects the job it was running and is replaced for the next one", async () => {
-    const pool = createPdfExtractorPool({ size: 1, workerUrl: crashingWorker });
+  it("rejects the document its owner was reading and is replaced for the next one", async () => {
+    const pool = createPdfExtractorPool({ size: 1, workerUrl: standIn("crash=owner") });
     try {
       await expect(pool.extract(new Uint8Array(1), { ocr: false })).rejects.toThrow(
         /worker stopped unexpectedly \(exit code 7\)/,
       );
-      await expect(pool.extract(new Uint8Array(3), { ocr: false })).resolves.toEqual({ pageCount: 3 });
+      await expect(pool.extract(new Uint8Array(3), { ocr: false })).resolves.toEqual({
+        pageCount: 3,
+        pages: [0, 1, 2],
+      });
     } finally {
       await pool.close();
     }
   });
 
+  it("costs a helper's pages only a second reading: every page ends up in the document once", async () => {
+    const scratch = await scratchFolder();
+    const pool = createPdfExtractorPool({
+      size: 2,
+      workerUrl: standIn(`crashHelperOnce=${path.join(scratch.folder, "crashed")}`),
+    });
+    try {
+      const progress: number[] = [];
+      const result = await pool.extract(new Uint8Array(400), {
+        ocr: false,
+        onProgress: (done) => progress.push(done),
+      });
+      expect(await readdir(scratch.folder)).toEqual(["crashed"]);
+      expect(result).toEqual({ pageCount: 400, pages: Array.from({ length: 400 }, (_, index) => index) });
+      expect(progress.at(-1)).toBe(400);
+    } finally {
+      await pool.close();
+      await scratch.remove();
+    }
+  });
+
   it("rejects work once closed", async () => {
-    const pool = createPdfExtractorPool({ size: 1, workerUrl: crashingWorker });
+    const pool = createPdfExtractorPool({ size: 1, workerUrl: standIn("") });
     await pool.close();
     await expect(pool.extract(new Uint8Array(3), { ocr: false })).rejects.toThrow(/closed/);
   });

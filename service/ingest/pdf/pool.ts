@@ -1,21 +1,23 @@
-/** A pool of worker threads running `extractPdf`, one document per worker, one worker per core. */
+/**
+ * A pool of worker threads reading PDFs, one per core. A document is opened by one worker (its owner);
+ * its pages are handed out in ranges, and a worker with nothing else to do opens the document too and
+ * reads ranges of it, so one large PDF keeps every core busy. The owner joins all pages at the end.
+ */
 import os from "node:os";
-import { isMarkedAsUntransferable, Worker } from "node:worker_threads";
+import { Worker } from "node:worker_threads";
 import type { PdfExtraction } from "../types.ts";
 import type { ExtractPdfOptions } from "./extract-pdf.ts";
 import { removeStaleScratch, removeThreadScratch } from "./ocr-scratch.ts";
 import {
   decodeExtraction,
   deserializeError,
-  type ExtractRequest,
+  isAnswered,
   type WorkerMessage,
+  type WorkerRequest,
 } from "./worker-protocol.ts";
 
 export interface PdfExtractorPool {
-  /**
-   * Extracts one PDF in a worker thread. The bytes are transferred, not copied: the caller's
-   * buffer is detached afterwards (pass `bytes.slice()` to keep a copy).
-   */
+  /** Extracts one PDF in worker threads. The caller's bytes are copied, never modified. */
   extract(bytes: Uint8Array, options: ExtractPdfOptions): Promise<PdfExtraction>;
   /** Stops every worker; pending and running extractions reject. */
   close(): Promise<void>;
@@ -30,33 +32,57 @@ export interface PdfExtractorPoolOptions {
   workerUrl?: URL;
 }
 
+/** Pages per range handed to a worker: small enough that workers finish a document together. */
+const RANGE_PAGES = 16;
+/** Requests a worker holds at once, so it never idles while the main thread is busy elsewhere. */
+const DEPTH = 2;
+/** A helper opens a document again and sends its pages over: worth it only for this many unread pages. */
+const HELP_MIN_PAGES = 3 * RANGE_PAGES;
+
+interface PageRange {
+  first: number;
+  end: number;
+}
+
+interface Reader {
+  opened: boolean;
+  /** Ranges handed to this worker and not answered yet, in order; a crashed helper's are read again. */
+  ranges: PageRange[];
+  /** Pages of those ranges already counted as done. */
+  pagesDone: number;
+}
+
 interface Job {
   id: number;
-  bytes: Uint8Array;
+  /** Kept while helpers may still open the document. */
+  bytes: Uint8Array | null;
   options: ExtractPdfOptions;
   resolve(extraction: PdfExtraction): void;
   reject(error: Error): void;
+  owner: PoolWorker | null;
+  readers: Map<PoolWorker, Reader>;
+  pageCount: number | null;
+  next: number;
+  /** Ranges read by a helper that crashed, to be read again. */
+  lost: PageRange[];
+  pagesDone: number;
+  assembling: boolean;
 }
 
 interface PoolWorker {
   thread: Worker;
   /** Kept apart: `thread.threadId` reads -1 once the thread has exited. */
   threadId: number;
-  job: Job | null;
+  /** Requests sent and not answered yet. */
+  pending: number;
+  jobs: Set<Job>;
   /** The error a crashing thread reported before it exited. */
   crash: Error | null;
 }
 
-/** A buffer that can be handed over as is, or a single copy that can. */
-function transferableCopy(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
-  const buffer = bytes.buffer;
-  const whole = bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength;
-  if (whole && buffer instanceof ArrayBuffer && !isMarkedAsUntransferable(buffer)) {
-    return bytes as Uint8Array<ArrayBuffer>;
-  }
-  // `new Uint8Array(view)` copies; `Buffer#slice` would not.
-  return new Uint8Array(bytes);
-}
+const newReader = (): Reader => ({ opened: false, ranges: [], pagesDone: 0 });
+
+const closedError = (): Error => new Error("The PDF extractor pool is closed.");
 
 export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): PdfExtractorPool {
   const size = Math.max(1, options.size ?? os.availableParallelism());
@@ -64,6 +90,7 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
   const maxHeapMb = options.maxHeapMb ?? 1536;
   const workers = new Set<PoolWorker>();
   const queue: Job[] = [];
+  const jobs = new Map<number, Job>();
   let nextId = 1;
   let closed = false;
   // OCR scratch of killed workers and processes. A failure to remove it is reported by close();
@@ -79,103 +106,247 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
   };
   track(removeStaleScratch());
 
-  const finish = (worker: PoolWorker): Job | null => {
-    const job = worker.job;
-    worker.job = null;
-    return job;
+  const post = (worker: PoolWorker, request: WorkerRequest, transfer: ArrayBuffer[] = []): void => {
+    if (isAnswered(request.type)) worker.pending++;
+    worker.thread.ref();
+    worker.thread.postMessage(request, transfer);
   };
 
-  const settle = (job: Job, message: Exclude<WorkerMessage, { type: "progress" }>): void => {
-    if (message.type === "error") {
-      job.reject(deserializeError(message.error));
-      return;
+  const settle = (job: Job): boolean => {
+    if (!jobs.has(job.id)) return false;
+    jobs.delete(job.id);
+    for (const worker of job.readers.keys()) worker.jobs.delete(job);
+    job.bytes = null;
+    return true;
+  };
+
+  const fail = (job: Job, error: Error): void => {
+    const readers = [...job.readers.keys()];
+    if (!settle(job)) return;
+    for (const worker of readers) if (workers.has(worker)) post(worker, { type: "drop", id: job.id });
+    job.reject(error);
+  };
+
+  const unassigned = (job: Job): number =>
+    job.pageCount === null
+      ? 0
+      : job.pageCount - job.next + job.lost.reduce((sum, range) => sum + range.end - range.first, 0);
+
+  /** Every page read and with the owner: helpers let go, the owner assembles the document. */
+  const maybeFinish = (job: Job): void => {
+    if (!jobs.has(job.id) || job.assembling || job.owner === null || unassigned(job) > 0) return;
+    for (const reader of job.readers.values()) if (reader.ranges.length > 0) return;
+    for (const worker of job.readers.keys()) {
+      if (worker === job.owner) continue;
+      job.readers.delete(worker);
+      worker.jobs.delete(job);
+      post(worker, { type: "drop", id: job.id });
     }
+    job.assembling = true;
+    post(job.owner, { type: "assemble", id: job.id });
+  };
+
+  const takeRange = (job: Job): PageRange | null => {
+    const lost = job.lost.shift();
+    if (lost !== undefined) return lost;
+    if (job.pageCount === null || job.next >= job.pageCount) return null;
+    const range = { first: job.next, end: Math.min(job.next + RANGE_PAGES, job.pageCount) };
+    job.next = range.end;
+    // Every page is handed out: no helper will need the bytes any more.
+    if (job.next >= job.pageCount) job.bytes = null;
+    return range;
+  };
+
+  /** Hands the worker a range of the oldest document it has open; false when there is none. */
+  const giveRange = (worker: PoolWorker): boolean => {
+    for (const job of worker.jobs) {
+      const reader = job.readers.get(worker);
+      if (reader === undefined || !reader.opened || job.assembling) continue;
+      const range = takeRange(job);
+      if (range === null) continue;
+      reader.ranges.push(range);
+      post(worker, { type: "read", id: job.id, ...range });
+      return true;
+    }
+    return false;
+  };
+
+  /** An idle worker opens the document with the most pages left to read, if that pays off. */
+  const joinAsHelper = (worker: PoolWorker): void => {
+    let best: Job | null = null;
+    for (const job of jobs.values()) {
+      if (job.bytes === null || job.assembling || worker.jobs.has(job)) continue;
+      if (unassigned(job) >= HELP_MIN_PAGES && unassigned(job) > (best === null ? 0 : unassigned(best)))
+        best = job;
+    }
+    if (best === null || best.bytes === null) return;
+    best.readers.set(worker, newReader());
+    worker.jobs.add(best);
+    post(worker, { type: "open", id: best.id, bytes: best.bytes, ocr: best.options.ocr, role: "helper" });
+  };
+
+  const idleWorker = (): PoolWorker | null => {
+    for (const worker of workers) if (worker.pending === 0) return worker;
+    return workers.size < size ? spawn() : null;
+  };
+
+  function dispatch(): void {
+    if (closed) return;
+    while (queue.length > 0) {
+      const worker = idleWorker();
+      if (worker === null) break;
+      const job = queue.shift() as Job;
+      job.owner = worker;
+      job.readers.set(worker, newReader());
+      worker.jobs.add(job);
+      const bytes = job.bytes as Uint8Array;
+      post(worker, { type: "open", id: job.id, bytes, ocr: job.options.ocr, role: "owner" });
+    }
+    // While a document waits for a worker, the first worker done with its ranges takes it.
+    if (queue.length > 0) return;
+    for (const worker of workers) {
+      let given = true;
+      while (worker.pending < DEPTH && given) given = giveRange(worker);
+      if (worker.pending === 0) joinAsHelper(worker);
+      // An idle worker must not keep the process alive.
+      if (worker.pending === 0) worker.thread.unref();
+    }
+  }
+
+  const progress = (job: Job, reader: Reader): void => {
+    job.pagesDone++;
+    reader.pagesDone++;
     try {
-      job.resolve(decodeExtraction(message.json));
+      job.options.onProgress?.(job.pagesDone, job.pageCount ?? job.pagesDone);
     } catch (error) {
-      job.reject(error instanceof Error ? error : new Error(String(error)));
+      // A throwing progress callback fails its own job.
+      fail(job, error instanceof Error ? error : new Error(String(error)));
     }
   };
 
   const onMessage = (worker: PoolWorker, message: WorkerMessage): void => {
-    const job = worker.job;
-    if (job === null || job.id !== message.id) return;
-    if (message.type === "progress") {
-      try {
-        job.options.onProgress?.(message.pagesDone, message.pageCount);
-      } catch (error) {
-        // A throwing progress callback fails its own job; the worker's late answer is then a no-op.
-        job.reject(error instanceof Error ? error : new Error(String(error)));
+    if (message.type !== "page" && (message.type !== "error" || isAnswered(message.request)))
+      worker.pending--;
+    const job = jobs.get(message.id);
+    const reader = job?.readers.get(worker);
+    if (job !== undefined && reader !== undefined) {
+      switch (message.type) {
+        case "opened":
+          reader.opened = true;
+          if (worker === job.owner) job.pageCount = message.pageCount;
+          maybeFinish(job);
+          break;
+        case "read":
+          reader.ranges.shift();
+          maybeFinish(job);
+          break;
+        case "page":
+          progress(job, reader);
+          return;
+        case "pages": {
+          const range = reader.ranges.shift();
+          if (range !== undefined) reader.pagesDone -= range.end - range.first;
+          if (job.owner !== null) {
+            post(job.owner, { type: "adopt", id: job.id, json: message.json }, [
+              message.json.buffer as ArrayBuffer,
+            ]);
+          }
+          maybeFinish(job);
+          break;
+        }
+        case "result":
+          if (settle(job)) {
+            try {
+              job.resolve(decodeExtraction(message.json));
+            } catch (error) {
+              job.reject(error instanceof Error ? error : new Error(String(error)));
+            }
+          }
+          break;
+        case "error":
+          fail(job, deserializeError(message.error));
+          break;
       }
-      return;
     }
-    finish(worker);
-    // An idle worker must not keep the process alive.
-    worker.thread.unref();
-    settle(job, message);
     dispatch();
   };
 
   const onExit = (worker: PoolWorker, code: number): void => {
     workers.delete(worker);
     track(removeThreadScratch(worker.threadId));
-    const job = finish(worker);
-    if (job !== null && closed) job.reject(new Error("The PDF extractor pool is closed."));
-    else if (job !== null) {
-      const detail = worker.crash?.message ?? `exit code ${code}`;
-      job.reject(
-        new Error(`The PDF extraction worker stopped unexpectedly (${detail}).`, { cause: worker.crash }),
-      );
+    for (const job of [...worker.jobs]) {
+      const reader = job.readers.get(worker);
+      worker.jobs.delete(job);
+      job.readers.delete(worker);
+      if (closed) fail(job, closedError());
+      else if (worker === job.owner) {
+        const detail = worker.crash?.message ?? `exit code ${code}`;
+        fail(
+          job,
+          new Error(`The PDF extraction worker stopped unexpectedly (${detail}).`, { cause: worker.crash }),
+        );
+      } else if (reader !== undefined) {
+        // The ranges a helper had not answered die with it; the workers still on the document read them again.
+        job.lost.push(...reader.ranges);
+        job.pagesDone -= reader.pagesDone;
+        maybeFinish(job);
+      }
     }
-    if (!closed) dispatch();
+    dispatch();
   };
 
-  const spawn = (): PoolWorker => {
-    const thread = new Worker(workerUrl, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb } });
-    const worker: PoolWorker = { thread, threadId: thread.threadId, job: null, crash: null };
+  function spawn(): PoolWorker {
+    const thread = new Worker(workerUrl, {
+      // V8's default young generation let two workers reading octave.pdf hold ~150 MB more for little speed.
+      resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 32 },
+    });
+    const worker: PoolWorker = {
+      thread,
+      threadId: thread.threadId,
+      pending: 0,
+      jobs: new Set(),
+      crash: null,
+    };
     thread.on("message", (message: WorkerMessage) => onMessage(worker, message));
     thread.on("error", (error) => {
       worker.crash = error;
     });
     thread.on("exit", (code) => onExit(worker, code));
+    thread.unref();
     workers.add(worker);
     return worker;
-  };
-
-  const run = (worker: PoolWorker, job: Job): void => {
-    worker.job = job;
-    worker.thread.ref();
-    const bytes = transferableCopy(job.bytes);
-    const request: ExtractRequest = { id: job.id, bytes, ocr: job.options.ocr };
-    worker.thread.postMessage(request, [bytes.buffer]);
-  };
-
-  function dispatch(): void {
-    while (queue.length > 0) {
-      let idle: PoolWorker | null = null;
-      for (const worker of workers) {
-        if (worker.job === null) {
-          idle = worker;
-          break;
-        }
-      }
-      if (idle === null && workers.size < size) idle = spawn();
-      if (idle === null) return;
-      run(idle, queue.shift() as Job);
-    }
   }
+
+  // Started now, so the first document does not wait for the workers to load pdfjs.
+  while (workers.size < size) spawn();
 
   return {
     extract(bytes, extractOptions) {
-      if (closed) return Promise.reject(new Error("The PDF extractor pool is closed."));
+      if (closed) return Promise.reject(closedError());
       return new Promise<PdfExtraction>((resolve, reject) => {
-        queue.push({ id: nextId++, bytes, options: extractOptions, resolve, reject });
+        const job: Job = {
+          id: nextId++,
+          bytes,
+          options: extractOptions,
+          resolve,
+          reject,
+          owner: null,
+          readers: new Map(),
+          pageCount: null,
+          next: 0,
+          lost: [],
+          pagesDone: 0,
+          assembling: false,
+        };
+        jobs.set(job.id, job);
+        queue.push(job);
         dispatch();
       });
     },
     async close() {
       closed = true;
-      for (const job of queue.splice(0)) job.reject(new Error("The PDF extractor pool is closed."));
+      queue.length = 0;
+      for (const job of [...jobs.values()]) fail(job, closedError());
       const stopping = [...workers];
       await Promise.all(stopping.map((worker) => worker.thread.terminate()));
       for (const worker of stopping) track(removeThreadScratch(worker.threadId));

@@ -1,27 +1,94 @@
-/** Worker thread entry: extracts one PDF per request and reports progress, the result or the error. */
+/** Worker thread entry: holds open documents and answers the pool's requests one at a time, in order. */
 import { parentPort } from "node:worker_threads";
-import { extractPdf } from "./extract-pdf.ts";
+import { assembleExtraction, openPdfReading, type PdfReading } from "./extract-pdf.ts";
+import { loadPdfjs } from "./pdf-document.ts";
+import type { PageResult } from "./read-page.ts";
 import {
-  type ExtractRequest,
-  encodeExtraction,
+  decodePages,
+  encodeJson,
   serializeError,
   type WorkerMessage,
+  type WorkerRequest,
 } from "./worker-protocol.ts";
 
 const port = parentPort;
 if (port === null) throw new Error("worker.ts must run in a worker thread (see pool.ts).");
 
-port.on("message", async (request: ExtractRequest) => {
-  const send = (message: WorkerMessage, transfer: ArrayBuffer[] = []): void =>
-    port.postMessage(message, transfer);
-  try {
-    const extraction = await extractPdf(request.bytes, {
-      ocr: request.ocr,
-      onProgress: (pagesDone, pageCount) => send({ id: request.id, type: "progress", pagesDone, pageCount }),
-    });
-    const json = encodeExtraction(extraction);
-    send({ id: request.id, type: "result", json }, [json.buffer]);
-  } catch (error) {
-    send({ id: request.id, type: "error", error: serializeError(error) });
+// Loaded now so the first document does not wait for it; a failure surfaces when a document is opened.
+loadPdfjs().catch(() => undefined);
+
+interface OpenDocument {
+  reading: PdfReading;
+  role: "owner" | "helper";
+}
+
+const documents = new Map<number, OpenDocument>();
+const send = (message: WorkerMessage, transfer: ArrayBuffer[] = []): void =>
+  port.postMessage(message, transfer);
+
+function open(id: number): OpenDocument {
+  const found = documents.get(id);
+  if (found === undefined) throw new Error(`document ${id} is not open in this worker`);
+  return found;
+}
+
+async function close(id: number): Promise<void> {
+  const found = documents.get(id);
+  documents.delete(id);
+  await found?.reading.close();
+}
+
+async function handle(request: WorkerRequest): Promise<void> {
+  const { id } = request;
+  switch (request.type) {
+    case "open": {
+      const reading = await openPdfReading(request.bytes, {
+        ocr: request.ocr,
+        metadata: request.role === "owner",
+      });
+      documents.set(id, { reading, role: request.role });
+      send({ id, type: "opened", pageCount: reading.pageCount });
+      return;
+    }
+    case "read": {
+      const { reading, role } = open(id);
+      await reading.readPages(request.first, request.end, () => send({ id, type: "page" }));
+      if (role === "owner") {
+        send({ id, type: "read" });
+        return;
+      }
+      const json = encodeJson(await reading.takePages(request.first, request.end));
+      send({ id, type: "pages", json }, [json.buffer]);
+      return;
+    }
+    case "adopt":
+      open(id).reading.addPages(decodePages(request.json));
+      return;
+    case "assemble": {
+      const { reading } = open(id);
+      let pages: PageResult[];
+      try {
+        pages = await reading.pages();
+      } finally {
+        // pdfjs's state of a large document weighs as much as its pages: gone before the blocks are built.
+        await close(id);
+      }
+      const json = encodeJson(assembleExtraction(reading, pages));
+      send({ id, type: "result", json }, [json.buffer]);
+      return;
+    }
+    case "drop":
+      await close(id);
+      return;
   }
+}
+
+let queue: Promise<void> = Promise.resolve();
+port.on("message", (request: WorkerRequest) => {
+  // A failed request is answered with its error; the pool then drops the document everywhere.
+  queue = queue.then(() =>
+    handle(request).catch((error: unknown) =>
+      send({ id: request.id, type: "error", request: request.type, error: serializeError(error) }),
+    ),
+  );
 });

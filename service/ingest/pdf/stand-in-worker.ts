@@ -1,0 +1,68 @@
+/**
+ * A stand-in extractor worker for pool tests: a document of N bytes has N pages, a page is its index.
+ * `?crash=owner` exits when opening a 1-byte document; `?crashHelperOnce=FILE` makes the first helper asked
+ * to read a range exit, once (FILE marks that it happened).
+ */
+import { existsSync, writeFileSync } from "node:fs";
+import { parentPort } from "node:worker_threads";
+import type { WorkerMessage, WorkerRequest } from "./worker-protocol.ts";
+
+const port = parentPort;
+if (port === null) throw new Error("stand-in-worker.ts must run in a worker thread.");
+const settings = new URL(import.meta.url).searchParams;
+const crashFlag = settings.get("crashHelperOnce");
+const documents = new Map<number, { role: "owner" | "helper"; pages: number[] }>();
+const encode = (value: unknown): Uint8Array<ArrayBuffer> => new TextEncoder().encode(JSON.stringify(value));
+const decode = (json: Uint8Array): { info: { index: number } }[] =>
+  JSON.parse(new TextDecoder().decode(json));
+
+async function handle(request: WorkerRequest): Promise<void> {
+  const reply = (message: WorkerMessage): void => port?.postMessage(message);
+  const { id } = request;
+  const document = documents.get(id);
+  switch (request.type) {
+    case "open":
+      if (request.bytes.length === 1 && settings.get("crash") === "owner") process.exit(7);
+      documents.set(id, { role: request.role, pages: [] });
+      reply({ id, type: "opened", pageCount: request.bytes.length });
+      return;
+    case "read": {
+      if (document === undefined) throw new Error("not open");
+      if (document.role === "helper" && crashFlag !== null && !existsSync(crashFlag)) {
+        writeFileSync(crashFlag, "crashed");
+        process.exit(9);
+      }
+      // Slow enough that a helper joins while the owner is still reading.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const range: number[] = [];
+      for (let page = request.first; page < request.end; page++) {
+        range.push(page);
+        reply({ id, type: "page" });
+      }
+      if (document.role === "owner") {
+        document.pages.push(...range);
+        reply({ id, type: "read" });
+      } else {
+        reply({ id, type: "pages", json: encode(range.map((index) => ({ info: { index } }))) });
+      }
+      return;
+    }
+    case "adopt":
+      document?.pages.push(...decode(request.json).map((page) => page.info.index));
+      return;
+    case "assemble": {
+      const pages = [...(document?.pages ?? [])].sort((a, b) => a - b);
+      documents.delete(id);
+      reply({ id, type: "result", json: encode({ pageCount: pages.length, pages }) });
+      return;
+    }
+    case "drop":
+      documents.delete(id);
+      return;
+  }
+}
+
+let queue: Promise<void> = Promise.resolve();
+port.on("message", (request: WorkerRequest) => {
+  queue = queue.then(() => handle(request));
+});
