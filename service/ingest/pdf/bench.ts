@@ -13,7 +13,6 @@ const defaultFiles = ["debian-reference.en.pdf", "developers-reference.pdf", "gn
 );
 
 async function round(pool: PdfExtractorPool, files: string[], ocr: boolean): Promise<string> {
-  // The pool takes ownership of the bytes, so every round reads its own copy.
   const documents = await Promise.all(files.map(async (file) => new Uint8Array(await readFile(file))));
   const started = performance.now();
   const cpuBefore = process.cpuUsage();

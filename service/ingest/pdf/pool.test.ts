@@ -65,7 +65,7 @@ describe("the PDF extractor pool", () => {
     expect(next.blocks[0]?.sentences[0]?.text).toBe("The pool still works after a failed document.");
   });
 
-  it("copies a view into a larger buffer instead of detaching memory the caller still uses", async () => {
+  it("reads a view into a larger buffer and leaves the caller's buffer as it was", async () => {
     const whole = makeTwoColumnPdf(["A view of a buffer."], [], "Views");
     const padded = new Uint8Array(whole.length + 10);
     padded.set(whole, 5);
