@@ -78,22 +78,22 @@ export interface PdfReading {
 export async function openPdfReading(
   bytes: Uint8Array,
   options: {
-    ocr: boolean /** Read the title from the metadata (helpers reading a range skip it). */;
+    ocr: boolean;
+    /** Read the title from the metadata (helpers reading a range skip it). */
     metadata?: boolean;
   },
 ): Promise<PdfReading> {
   const ocrInstalled = options.ocr && (await isOcrAvailable());
-  // pdfjs detaches the bytes it is given; OCR renders from its own copy.
-  const ocr = ocrInstalled && bytes.byteLength > 0 ? createOcrSession(new Uint8Array(bytes)) : null;
-  let opened: Awaited<ReturnType<typeof openPdf>> | null = null;
+  const opened = await openPdf(bytes);
+  const { document } = opened;
+  // OCR renders from a file of its own, written from pdfjs's copy of the bytes on the first scanned page.
+  const ocr = ocrInstalled ? createOcrSession(() => document.getData()) : null;
   try {
-    opened = await openPdf(bytes);
-    const { document } = opened;
     if (document.numPages === 0) throw new PdfReadError("empty", EMPTY_MESSAGE);
     const metadataTitle = options.metadata === false ? null : await readTitle(document);
     return createReading(opened, ocr, metadataTitle, { ocrRequested: options.ocr, ocrInstalled });
   } catch (error) {
-    await opened?.close();
+    await opened.close();
     await ocr?.close();
     throw error;
   }

@@ -147,14 +147,17 @@ export interface OcrSession {
   close(): Promise<void>;
 }
 
-/** OCR over one document; the PDF is written to a private temp folder on first use, removed on close. */
-export function createOcrSession(pdfBytes: Uint8Array): OcrSession {
+/**
+ * OCR over one document; on first use the PDF (from `pdfBytes`, called once) is written to a private temp
+ * folder, removed on close.
+ */
+export function createOcrSession(pdfBytes: () => Promise<Uint8Array>): OcrSession {
   let folder: string | null = null;
   let prepared: Promise<string> | null = null;
   const prepare = (): Promise<string> => {
     prepared ??= (async () => {
       folder = await createScratchFolder();
-      await writeFile(path.join(folder, "document.pdf"), pdfBytes);
+      await writeFile(path.join(folder, "document.pdf"), await pdfBytes());
       return folder;
     })();
     return prepared;

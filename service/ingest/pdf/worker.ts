@@ -1,6 +1,7 @@
 /** Worker thread entry: holds open documents and answers the pool's requests one at a time, in order. */
 import { parentPort } from "node:worker_threads";
 import { assembleExtraction, openPdfReading, type PdfReading } from "./extract-pdf.ts";
+import { isOcrAvailable } from "./ocr.ts";
 import { loadPdfjs } from "./pdf-document.ts";
 import type { PageResult } from "./read-page.ts";
 import {
@@ -14,8 +15,9 @@ import {
 const port = parentPort;
 if (port === null) throw new Error("worker.ts must run in a worker thread (see pool.ts).");
 
-// Loaded now so the first document does not wait for it; a failure surfaces when a document is opened.
+// Loaded and probed now so the first document does not wait; a failure surfaces when a document is opened.
 loadPdfjs().catch(() => undefined);
+void isOcrAvailable();
 
 interface OpenDocument {
   reading: PdfReading;
