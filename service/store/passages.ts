@@ -152,8 +152,8 @@ async function insertBatch(transaction: SqlQueryable, passages: readonly StoredP
        sentences, evidence, page_start, page_end)
      select id, document_id, assistant_id, datasource_id, ordinal, kind, text, heading, title,
        sentences, evidence, page_start, page_end
-     from jsonb_to_recordset($1::jsonb) as r(id text, document_id text, assistant_id text, datasource_id text,
-       ordinal integer, kind text, text text, heading text, title text, sentences jsonb, evidence jsonb,
+     from json_to_recordset($1::json) as r(id text, document_id text, assistant_id text, datasource_id text,
+       ordinal integer, kind text, text text, heading text, title text, sentences json, evidence json,
        page_start integer, page_end integer)`,
     [JSON.stringify(rows)],
   );

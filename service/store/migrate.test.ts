@@ -1,0 +1,46 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrate } from "./migrate.ts";
+import { openPglite, type SqlClient } from "./sql-client.ts";
+import { createStore } from "./store.ts";
+
+describe("schema migrations on an existing data folder", () => {
+  let client: SqlClient;
+  beforeAll(async () => {
+    client = await openPglite(mkdtempSync(join(tmpdir(), "cka-migrate-")));
+    await migrate(client);
+  });
+  afterAll(async () => {
+    await client.close();
+  });
+
+  it("keeps the sentence positions of passages stored before they became json", async () => {
+    // The data folder as 001 left it: jsonb positions, 002 not applied.
+    await client.execute(`
+      alter table passages alter column sentences type jsonb, alter column evidence type jsonb;
+      delete from schema_migrations where name = '002_passage_positions_json.sql';
+      insert into assistants (id, name) values ('asst_1', 'Manual');
+      insert into datasources (id, assistant_id, name) values ('ds_1', 'asst_1', 'default');
+      insert into documents (id, assistant_id, datasource_id, file_name, sha256, bytes, status)
+        values ('doc_1', 'asst_1', 'ds_1', 'manual.pdf', 'abc', 10, 'ready');
+      insert into passages (id, document_id, assistant_id, datasource_id, ordinal, kind, text, heading, title,
+          sentences, evidence, page_start, page_end)
+        values ('psg_1', 'doc_1', 'asst_1', 'ds_1', 0, 'pdf_highlight', 'Hello.', 'Intro', 'Manual',
+          '[{"text":"Hello.","start":0,"end":6,"spans":[{"page_index":2,"rects":[[1.5,2,3,4]],"page_width":612,"page_height":792}]}]',
+          '{"kind":"pdf_highlight"}', 2, 2);
+    `);
+    expect(await migrate(client)).toEqual(["002_passage_positions_json.sql"]);
+    const [passage] = await createStore(client).passages.byIds("asst_1", ["psg_1"]);
+    expect(passage?.sentences).toEqual([
+      {
+        text: "Hello.",
+        start: 0,
+        end: 6,
+        spans: [{ page_index: 2, rects: [[1.5, 2, 3, 4]], page_width: 612, page_height: 792 }],
+      },
+    ]);
+    expect(passage?.evidence).toEqual({ kind: "pdf_highlight" });
+  });
+});
