@@ -54,7 +54,7 @@ interface Reader {
 
 interface Job {
   id: number;
-  /** Kept while helpers may still open the document. */
+  /** Kept while a helper may still open the document. */
   bytes: Uint8Array | null;
   options: ExtractPdfOptions;
   resolve(extraction: PdfExtraction): void;
@@ -146,6 +146,11 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
     post(job.owner, { type: "assemble", id: job.id });
   };
 
+  /** Once every worker has its own copy, no helper can join any more: the caller's bytes are let go. */
+  const releaseBytes = (job: Job): void => {
+    if (job.readers.size >= size) job.bytes = null;
+  };
+
   const takeRange = (job: Job): PageRange | null => {
     const lost = job.lost.shift();
     if (lost !== undefined) return lost;
@@ -183,6 +188,7 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
     best.readers.set(worker, newReader());
     worker.jobs.add(best);
     post(worker, { type: "open", id: best.id, bytes: best.bytes, ocr: best.options.ocr, role: "helper" });
+    releaseBytes(best);
   };
 
   const idleWorker = (): PoolWorker | null => {
@@ -201,6 +207,7 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
       worker.jobs.add(job);
       const bytes = job.bytes as Uint8Array;
       post(worker, { type: "open", id: job.id, bytes, ocr: job.options.ocr, role: "owner" });
+      releaseBytes(job);
     }
     // While a document waits for a worker, the first worker done with its ranges takes it.
     if (queue.length > 0) return;
