@@ -1,5 +1,6 @@
 /** The PDF reader: bytes → text blocks under headings, each sentence with its highlight rectangles. */
 import type { PDFDocumentProxy } from "pdfjs-dist/types/src/pdf";
+import { sentenceRanges } from "../sentences.ts";
 import type { PdfExtraction, SourceBlock } from "../types.ts";
 import { PdfReadError } from "../types.ts";
 import { buildBlocks, typicalLineSpacing } from "./blocks.ts";
@@ -10,7 +11,6 @@ import { type PageResult, readTextLayer, withOcrText } from "./read-page.ts";
 import { orderLines } from "./reading-order.ts";
 import { findRunningLines } from "./running-lines.ts";
 import { sentenceSpans } from "./sentence-spans.ts";
-import { splitSentences } from "./sentences.ts";
 import { cleanText } from "./text-clean.ts";
 import { noTextMessage, type OcrStatus, pageWarnings } from "./warnings.ts";
 
@@ -39,7 +39,7 @@ function buildSourceBlocks(pages: readonly PageResult[], bodySize: number): Sour
   const sizes = pages.map((page) => ({ width: page.info.width, height: page.info.height }));
   const blocks: SourceBlock[] = [];
   for (const draft of drafts) {
-    const sentences = splitSentences(draft.text, draft.lineOffsets).map((range) => ({
+    const sentences = sentenceRanges(draft.text, { lineOffsets: draft.lineOffsets }).map((range) => ({
       text: draft.text.slice(range.start, range.end).replace(/\s+/g, " "),
       spans: sentenceSpans(draft, range.start, range.end, sizes),
     }));

@@ -1,5 +1,5 @@
 /** Renders a JSON record as readable "key: value" text: nested objects dotted, arrays joined. */
-import { splitSentences } from "./split-sentences.ts";
+import { splitSentences } from "../sentences.ts";
 
 /** A value longer than this many words gets its own sentences instead of joining the "key: value; …" line. */
 const LONG_VALUE_WORDS = 25;

@@ -1,8 +1,9 @@
 /** Reads WebVTT and SRT transcripts into timed blocks of ~30–60 s (video intervals when the video URL is known). */
+
+import { splitSentences } from "../sentences.ts";
 import { SourceReadError, type TextExtraction, type TextSourceBlock } from "../types.ts";
 import { decodeSourceText } from "./decode-text.ts";
 import { type Cue, type ParsedCues, parseSrt, parseWebVtt } from "./parse-cues.ts";
-import { splitSentences } from "./split-sentences.ts";
 import type { TextReadContext, TextReader } from "./text-reader.ts";
 import { httpUrl, isVideoUrl } from "./urls.ts";
 

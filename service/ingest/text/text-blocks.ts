@@ -1,6 +1,7 @@
 /** Builds passage-sized blocks (prose, lists, code, images) shared by the Markdown, plain-text and HTML readers. */
+
+import { splitSentences } from "../sentences.ts";
 import type { BlockEvidence, TextSourceBlock } from "../types.ts";
-import { splitSentences } from "./split-sentences.ts";
 
 /** Above this many words a paragraph is cut into several blocks so a passage stays retrieval-sized. */
 export const MAX_BLOCK_WORDS = 220;
