@@ -25,6 +25,16 @@ describe("splitSentences", () => {
     ]);
   });
 
+  it("keeps figure, section and equation labels with their abbreviation, and still ends on a plain no.", () => {
+    expect(splitSentences("As shown in Fig. S1 the curve rises. See Sec. IV for details.")).toEqual([
+      "As shown in Fig. S1 the curve rises.",
+      "See Sec. IV for details.",
+    ]);
+    expect(
+      splitSentences("Compare Eq. A3 and Vol. II of the manual. The answer is no. The next step is easy."),
+    ).toEqual(["Compare Eq. A3 and Vol. II of the manual.", "The answer is no.", "The next step is easy."]);
+  });
+
   it("treats etc. and dotted abbreviations by what follows", () => {
     expect(splitSentences("Keep logs, caches, etc. in /var. The rest goes to /srv.")).toEqual([
       "Keep logs, caches, etc. in /var.",

@@ -26,7 +26,7 @@ const NEVER_FINAL = new Set(
   ).split(" "),
 );
 
-/** Abbreviations that precede a number: "No. 5", "Fig. 3", "Jan. 12". */
+/** Abbreviations that precede a number or a label ("No. 5", "Fig. S1", "Sec. IV", "Jan. 12"): they end a sentence only before an opener. */
 const BEFORE_NUMBER = new Set(
   (
     "no nos fig figs eq eqs vol vols p pp ch chap sec sect art ed op ver v ref refs " +
@@ -98,12 +98,17 @@ function endsSentence(words: readonly Word[], index: number, sentenceStart: numb
   const stem = core.slice(0, -1).replace(OPENERS, "");
   const lower = stem.toLowerCase();
   if (NEVER_FINAL.has(lower)) return false;
-  if (BEFORE_NUMBER.has(lower) && /^\d/u.test(next.replace(OPENERS, ""))) return false;
   // "1. Install…" opening a sentence is a list number, not a one-word sentence.
   if (index === sentenceStart && /^\d{1,3}$/u.test(stem)) return false;
   // Initials ("J. R. Tolkien") and dotted abbreviations ("U.S.", "a.m.") end a sentence only before an opener.
-  if (AMBIGUOUS.has(lower) || /^\p{Lu}$/u.test(stem) || /^(\p{L}\.)+\p{L}$/u.test(stem)) {
-    return SENTENCE_OPENERS.has(bareWord(next));
+  if (
+    AMBIGUOUS.has(lower) ||
+    BEFORE_NUMBER.has(lower) ||
+    /^\p{Lu}$/u.test(stem) ||
+    /^(\p{L}\.)+\p{L}$/u.test(stem)
+  ) {
+    // "A3" is a label, not the article "a".
+    return SENTENCE_OPENERS.has(bareWord(next)) && !/\d/u.test(next);
   }
   return true;
 }
