@@ -58,8 +58,8 @@ export interface PdfReading {
   metadataTitle: string | null;
   ocr: OcrStatus;
   /**
-   * Reads the text layers of pages `[first, end)`; resolves when they are read, while OCR of pages without a
-   * text layer may still run. `onPageDone` is called once per page, OCR included.
+   * Reads pages `[first, end)`: their text layers in order, while OCR of pages without one runs beside
+   * them; resolves when every page of the range is done. `onPageDone` is called once per page.
    */
   readPages(first: number, end: number, onPageDone?: () => void): Promise<void>;
   /** The pages read so far, in page order, once their OCR is done. */
@@ -119,16 +119,20 @@ function createReading(
         onPageDone?.();
         return page;
       };
+      const range: Promise<PageResult>[] = [];
       for (let pageIndex = first; pageIndex < end; pageIndex++) {
         const { page, wantsOcr } = await readTextLayer(document, pageIndex);
         if (wantsOcr && ocr !== null) {
           const recognized = ocrQueue.then(() => withOcrText(page, ocr));
           ocrQueue = recognized;
-          pages.set(pageIndex, recognized.then(done));
+          range.push(recognized.then(done));
         } else {
-          pages.set(pageIndex, Promise.resolve(done(page)));
+          range.push(Promise.resolve(done(page)));
         }
+        pages.set(pageIndex, range.at(-1) as Promise<PageResult>);
       }
+      // A worker answers a range only when its OCR is done too, so scanned pages spread over the workers.
+      await Promise.all(range);
     },
     async pages() {
       const indices = [...pages.keys()].sort((a, b) => a - b);

@@ -119,6 +119,22 @@ describe("a crashing extractor worker", () => {
     }
   });
 
+  it("costs a helper's failed range only a second reading, by the owner", async () => {
+    const scratch = await scratchFolder();
+    const pool = createPdfExtractorPool({
+      size: 2,
+      workerUrl: standIn(`failHelperOnce=${path.join(scratch.folder, "failed")}`),
+    });
+    try {
+      const result = await pool.extract(new Uint8Array(400), { ocr: false });
+      expect(await readdir(scratch.folder)).toEqual(["failed"]);
+      expect(result).toEqual({ pageCount: 400, pages: Array.from({ length: 400 }, (_, index) => index) });
+    } finally {
+      await pool.close();
+      await scratch.remove();
+    }
+  });
+
   it("rejects work once closed", async () => {
     const pool = createPdfExtractorPool({ size: 1, workerUrl: standIn("") });
     await pool.close();

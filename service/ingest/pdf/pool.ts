@@ -132,16 +132,25 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
       ? 0
       : job.pageCount - job.next + job.lost.reduce((sum, range) => sum + range.end - range.first, 0);
 
+  /** A helper leaves the document: ranges it had not answered go back to be read by the others. */
+  const leave = (job: Job, worker: PoolWorker, reader: Reader): void => {
+    job.readers.delete(worker);
+    worker.jobs.delete(job);
+    job.lost.push(...reader.ranges);
+    job.pagesDone -= reader.pagesDone;
+    if (workers.has(worker)) post(worker, { type: "drop", id: job.id });
+  };
+
+  /** A helper with nothing in hand and nothing left to hand out lets go of its copy at once. */
+  const releaseIfDone = (job: Job, worker: PoolWorker, reader: Reader): void => {
+    if (reader.ranges.length === 0 && unassigned(job) === 0) leave(job, worker, reader);
+  };
+
   /** Every page read and with the owner: helpers let go, the owner assembles the document. */
   const maybeFinish = (job: Job): void => {
     if (!jobs.has(job.id) || job.assembling || job.owner === null || unassigned(job) > 0) return;
     for (const reader of job.readers.values()) if (reader.ranges.length > 0) return;
-    for (const worker of job.readers.keys()) {
-      if (worker === job.owner) continue;
-      job.readers.delete(worker);
-      worker.jobs.delete(job);
-      post(worker, { type: "drop", id: job.id });
-    }
+    for (const [worker, reader] of job.readers) if (worker !== job.owner) leave(job, worker, reader);
     job.assembling = true;
     post(job.owner, { type: "assemble", id: job.id });
   };
@@ -241,6 +250,7 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
         case "opened":
           reader.opened = true;
           if (worker === job.owner) job.pageCount = message.pageCount;
+          else releaseIfDone(job, worker, reader);
           maybeFinish(job);
           break;
         case "read":
@@ -258,6 +268,7 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
               message.json.buffer as ArrayBuffer,
             ]);
           }
+          releaseIfDone(job, worker, reader);
           maybeFinish(job);
           break;
         }
@@ -271,7 +282,14 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
           }
           break;
         case "error":
-          fail(job, deserializeError(message.error));
+          // A helper's failure costs only its ranges; the owner's fails the document.
+          if (worker === job.owner) fail(job, deserializeError(message.error));
+          else {
+            leave(job, worker, reader);
+            // No second attempt: the document stays with the workers it has.
+            job.bytes = null;
+            maybeFinish(job);
+          }
           break;
       }
     }
@@ -283,8 +301,6 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
     track(removeThreadScratch(worker.threadId));
     for (const job of [...worker.jobs]) {
       const reader = job.readers.get(worker);
-      worker.jobs.delete(job);
-      job.readers.delete(worker);
       if (closed) fail(job, closedError());
       else if (worker === job.owner) {
         const detail = worker.crash?.message ?? `exit code ${code}`;
@@ -294,8 +310,7 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
         );
       } else if (reader !== undefined) {
         // The ranges a helper had not answered die with it; the workers still on the document read them again.
-        job.lost.push(...reader.ranges);
-        job.pagesDone -= reader.pagesDone;
+        leave(job, worker, reader);
         maybeFinish(job);
       }
     }
@@ -333,7 +348,9 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
       return new Promise<PdfExtraction>((resolve, reject) => {
         const job: Job = {
           id: nextId++,
-          bytes,
+          // Posting a view would copy its whole underlying buffer into every worker.
+          bytes:
+            bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice(),
           options: extractOptions,
           resolve,
           reject,

@@ -1,7 +1,7 @@
 /**
  * A stand-in extractor worker for pool tests: a document of N bytes has N pages, a page is its index.
  * `?crash=owner` exits when opening a 1-byte document; `?crashHelperOnce=FILE` makes the first helper asked
- * to read a range exit, once (FILE marks that it happened).
+ * to read a range exit, and `?failHelperOnce=FILE` answer with an error, once (FILE marks that it happened).
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { parentPort } from "node:worker_threads";
@@ -11,6 +11,7 @@ const port = parentPort;
 if (port === null) throw new Error("stand-in-worker.ts must run in a worker thread.");
 const settings = new URL(import.meta.url).searchParams;
 const crashFlag = settings.get("crashHelperOnce");
+const failFlag = settings.get("failHelperOnce");
 const documents = new Map<number, { role: "owner" | "helper"; pages: number[] }>();
 const encode = (value: unknown): Uint8Array<ArrayBuffer> => new TextEncoder().encode(JSON.stringify(value));
 const decode = (json: Uint8Array): { info: { index: number } }[] =>
@@ -31,6 +32,10 @@ async function handle(request: WorkerRequest): Promise<void> {
       if (document.role === "helper" && crashFlag !== null && !existsSync(crashFlag)) {
         writeFileSync(crashFlag, "crashed");
         process.exit(9);
+      }
+      if (document.role === "helper" && failFlag !== null && !existsSync(failFlag)) {
+        writeFileSync(failFlag, "failed");
+        throw new Error("the helper could not read this range");
       }
       // Slow enough that a helper joins while the owner is still reading.
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -64,5 +69,14 @@ async function handle(request: WorkerRequest): Promise<void> {
 
 let queue: Promise<void> = Promise.resolve();
 port.on("message", (request: WorkerRequest) => {
-  queue = queue.then(() => handle(request));
+  queue = queue.then(() =>
+    handle(request).catch((error: unknown) =>
+      port.postMessage({
+        id: request.id,
+        type: "error",
+        request: request.type,
+        error: { name: "Error", message: String(error) },
+      } satisfies WorkerMessage),
+    ),
+  );
 });

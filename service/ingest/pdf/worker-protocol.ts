@@ -12,8 +12,8 @@ export type WorkerRequest =
   /** Open the document (a copy of its bytes); answered with `opened`. Only the owner reads the metadata. */
   | { type: "open"; id: number; bytes: Uint8Array; ocr: boolean; role: "owner" | "helper" }
   /**
-   * Read pages `[first, end)`. The owner keeps them and answers `read` once their text layers are read;
-   * a helper answers with the `pages` themselves, OCR included, and forgets them.
+   * Read pages `[first, end)`, OCR included. The owner keeps them and answers `read`; a helper answers
+   * with the `pages` themselves and forgets them.
    */
   | { type: "read"; id: number; first: number; end: number }
   /** Owner: pages a helper read; not answered. */
