@@ -3,10 +3,27 @@ import type { PDFPageProxy } from "pdfjs-dist/types/src/pdf";
 import { loadPdfjs } from "./pdf-document.ts";
 
 /**
- * Text converted to outlines draws one path per glyph; fewer paths than this (rules, boxes, a logo) hold
- * nothing to recognise.
+ * Text converted to outlines draws at least one subpath per glyph; fewer subpaths than this (rules, boxes,
+ * a logo) hold nothing to recognise.
  */
-const OUTLINED_TEXT_PATHS = 200;
+const OUTLINED_TEXT_SUBPATHS = 200;
+
+// pdfjs 6 packs each painted path into one Float32Array of drawing commands, each followed by its points.
+const POINTS_AFTER = [2, 2, 6, 4, 0]; // moveTo, lineTo, curveTo, quadraticCurveTo, closePath
+const MOVE_TO = 0;
+
+/** Subpaths (moveTo commands) of a `constructPath` operation's arguments `[paint, [path], bounds]`. */
+function subpaths(args: unknown): number {
+  const path = Array.isArray(args) && Array.isArray(args[1]) ? args[1][0] : null;
+  if (!(path instanceof Float32Array)) return 0;
+  let count = 0;
+  for (let index = 0; index < path.length; ) {
+    const command = path[index] as number;
+    if (command === MOVE_TO) count++;
+    index += 1 + (POINTS_AFTER[command] ?? path.length);
+  }
+  return count;
+}
 
 let imageOps: Promise<ReadonlySet<number>> | null = null;
 
@@ -30,11 +47,12 @@ function imagePaintingOps(): Promise<ReadonlySet<number>> {
 /** True when the page paints an image (a scan, a photo of text) or enough vector shapes to be outlined text. */
 export async function drawsPictures(page: PDFPageProxy): Promise<boolean> {
   const [images, { OPS }] = await Promise.all([imagePaintingOps(), loadPdfjs()]);
-  const { fnArray } = await page.getOperatorList();
-  let paths = 0;
-  for (const op of fnArray) {
+  const { fnArray, argsArray } = await page.getOperatorList();
+  let shapes = 0;
+  for (const [index, op] of fnArray.entries()) {
     if (images.has(op)) return true;
-    if (op === OPS.constructPath && ++paths >= OUTLINED_TEXT_PATHS) return true;
+    if (op === OPS.constructPath) shapes += subpaths(argsArray[index]);
+    if (shapes >= OUTLINED_TEXT_SUBPATHS) return true;
   }
   return false;
 }

@@ -7,6 +7,7 @@ import {
   buildPdf,
   evalPdfPath,
   makeScannedPdf,
+  makeTextAndShapesPdf,
   makeTextPdf,
   qpdf,
   readBytes,
@@ -94,4 +95,13 @@ describe("extractPdf failures a customer sees", () => {
       expect(result.warnings).toEqual([]);
     },
   );
+
+  it("does not take a page of outlined text (many shapes, no text layer) for a blank page", async () => {
+    const text = "A page with enough text to need no OCR at all.";
+    const result = await extractPdf(makeTextAndShapesPdf(text, [250, 3]), { ocr: false });
+    expect(result.pages.map((page) => page.searchable)).toEqual([true, false, true]);
+    expect(result.warnings).toEqual([
+      "1 page has no text and OCR is turned off, so it cannot be searched (page 2).",
+    ]);
+  });
 });

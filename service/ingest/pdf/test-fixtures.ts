@@ -173,6 +173,37 @@ export function makeTextPdf(pages: readonly (readonly PlacedText[])[]): Uint8Arr
 }
 
 /**
+ * A Letter-size PDF: one page of Helvetica text, then one page per entry of `shapes`, each filling that
+ * many small squares in a single path (as text converted to outlines is drawn), without any text.
+ */
+export function makeTextAndShapesPdf(text: string, shapes: readonly number[]): Uint8Array {
+  const pageCount = 1 + shapes.length;
+  const pageObjects = Array.from({ length: pageCount }, (_, index) => 4 + index * 2);
+  const objects: (string | Uint8Array)[] = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    `<< /Type /Pages /Kids [${pageObjects.map((object) => `${object} 0 R`).join(" ")}] /Count ${pageCount} >>`,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+  ];
+  const contents = [
+    `BT /F1 12 Tf 1 0 0 1 72 700 Tm (${escapePdfString(text)}) Tj ET`,
+    ...shapes.map((count) => {
+      const squares = Array.from(
+        { length: count },
+        (_, index) => `${72 + (index % 40) * 12} ${700 - Math.floor(index / 40) * 14} 8 10 re`,
+      );
+      return `${squares.join("\n")}\nf`;
+    }),
+  ];
+  contents.forEach((operations, index) => {
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + index * 2} 0 R >>`,
+      streamObject("", new TextEncoder().encode(operations)),
+    );
+  });
+  return buildPdf(objects);
+}
+
+/**
  * A two-column page whose content stream alternates between the columns line by line (as some
  * producers write it), so stream order is not reading order. Helvetica 10 pt, 12 pt leading.
  */
