@@ -135,6 +135,17 @@ describe("a crashing extractor worker", () => {
     }
   });
 
+  it("rejects a document two workers are reading when the pool closes", async () => {
+    const pool = createPdfExtractorPool({ size: 2, workerUrl: standIn("") });
+    const pagesDone: number[] = [];
+    const running = pool
+      .extract(new Uint8Array(4000), { ocr: false, onProgress: (done) => pagesDone.push(done) })
+      .catch((error: unknown) => error);
+    while (pagesDone.length < 200) await new Promise((resolve) => setTimeout(resolve, 5));
+    await pool.close();
+    expect(await running).toMatchObject({ message: "The PDF extractor pool is closed." });
+  });
+
   it("rejects work once closed", async () => {
     const pool = createPdfExtractorPool({ size: 1, workerUrl: standIn("") });
     await pool.close();
