@@ -1,7 +1,7 @@
 /** The browser client with an injected fetch that replays a recorded handler stream. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { collect } from "../core/fixtures/fixture-streams.ts";
+import { collect, rejection } from "../core/fixtures/fixture-streams.ts";
 import {
   AnswerStreamError,
   ApiConnectionError,
@@ -32,15 +32,6 @@ function client(responder: Responder) {
     cited: createServiceBrowserClient({ endpoint: "http://app.test/api/cited/", fetch: host.fetch }),
     requests: host.requests,
   };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
 }
 
 describe("createServiceBrowserClient: ask", () => {

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { AnswerState } from "./answer-state.ts";
 import { AnswerStreamError } from "./answer-stream-error.ts";
-import { bytesOf, collect, iterableOf, readFixture, splitAt, streamOf } from "./fixtures/fixture-streams.ts";
+import {
+  bytesOf,
+  collect,
+  iterableOf,
+  readFixture,
+  rejection,
+  splitAt,
+  streamOf,
+} from "./fixtures/fixture-streams.ts";
 import { readAnswers, reduceAnswerText } from "./read-answers.ts";
 import { parseNdjson } from "./read-lines.ts";
 
@@ -16,15 +24,6 @@ function bytesBefore(marker: string): Uint8Array {
 
 async function finalAnswer(chunks: readonly Uint8Array[]): Promise<AnswerState | undefined> {
   return (await collect(readAnswers(streamOf(chunks)))).at(-1);
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
 }
 
 describe("readAnswers", () => {

@@ -1,6 +1,6 @@
 /** ServiceClient with an injected fetch: headers, validation, typed errors, retries, timeouts and aborts. */
 import { describe, expect, it } from "vitest";
-import { collect, readFixture } from "../core/fixtures/fixture-streams.ts";
+import { collect, readFixture, rejection } from "../core/fixtures/fixture-streams.ts";
 import {
   ApiConnectionError,
   ApiTimeoutError,
@@ -54,15 +54,6 @@ function client(responder: Responder, options: Partial<ServiceClientOptions> = {
     ...options,
   });
   return { service, requests: fake.requests };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
 }
 
 describe("ServiceClient calls", () => {

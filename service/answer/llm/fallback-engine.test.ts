@@ -1,12 +1,13 @@
 // The model here is a local stand-in speaking the OpenAI chat-completions streaming protocol
 // (service/testing/openai-stand-in.ts): no real model can run in this environment.
 import { afterEach, beforeEach, describe, expect, it, type Mock, vi } from "vitest";
+import { collect } from "../../../sdk/core/fixtures/fixture-streams.ts";
 import type { Logger } from "../../logger.ts";
 import { type OpenAiStandIn, type StandInReply, startOpenAiStandIn } from "../../testing/openai-stand-in.ts";
 import { createExtractiveEngine } from "../extractive-engine.ts";
 import { createFallbackEngine } from "./fallback-engine.ts";
 import { createLlmEngine } from "./llm-engine.ts";
-import { collect, engineRequest } from "./test-passages.ts";
+import { engineRequest } from "./test-passages.ts";
 
 let standIn: OpenAiStandIn;
 let warn: Mock<Logger["warn"]>;

@@ -1,10 +1,11 @@
 // The model here is a local stand-in speaking the OpenAI chat-completions streaming protocol
 // (service/testing/openai-stand-in.ts): no real model can run in this environment.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { collect } from "../../../sdk/core/fixtures/fixture-streams.ts";
 import { type OpenAiStandIn, startOpenAiStandIn } from "../../testing/openai-stand-in.ts";
 import { LlmError } from "./chat-stream.ts";
 import { createLlmEngine, type LlmEngineOptions } from "./llm-engine.ts";
-import { collect, consoles, engineRequest, leaving, rootShell } from "./test-passages.ts";
+import { consoles, engineRequest, leaving, rootShell } from "./test-passages.ts";
 
 const chvtSentence =
   "You can change to another virtual console, such as console 3, from the commandline with chvt 3";

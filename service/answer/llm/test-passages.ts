@@ -86,9 +86,3 @@ export function engineRequest(
     ...(options.signal ? { signal: options.signal } : {}),
   };
 }
-
-export async function collect<Item>(items: AsyncIterable<Item>): Promise<Item[]> {
-  const collected: Item[] = [];
-  for await (const item of items) collected.push(item);
-  return collected;
-}
