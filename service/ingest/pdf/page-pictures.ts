@@ -25,11 +25,16 @@ function subpaths(args: unknown): number {
   return count;
 }
 
-let imageOps: Promise<ReadonlySet<number>> | null = null;
+interface DrawingOps {
+  images: ReadonlySet<number>;
+  constructPath: number;
+}
 
-function imagePaintingOps(): Promise<ReadonlySet<number>> {
-  imageOps ??= loadPdfjs().then(({ OPS }) => {
-    const names: (keyof typeof OPS)[] = [
+let drawingOps: Promise<DrawingOps> | null = null;
+
+function loadDrawingOps(): Promise<DrawingOps> {
+  drawingOps ??= loadPdfjs().then(({ OPS }) => {
+    const images: (keyof typeof OPS)[] = [
       "paintImageXObject",
       "paintImageXObjectRepeat",
       "paintInlineImageXObject",
@@ -39,19 +44,19 @@ function imagePaintingOps(): Promise<ReadonlySet<number>> {
       "paintImageMaskXObjectRepeat",
       "paintSolidColorImageMask",
     ];
-    return new Set(names.map((name) => OPS[name]));
+    return { images: new Set(images.map((name) => OPS[name])), constructPath: OPS.constructPath };
   });
-  return imageOps;
+  return drawingOps;
 }
 
 /** True when the page paints an image (a scan, a photo of text) or enough vector shapes to be outlined text. */
 export async function drawsPictures(page: PDFPageProxy): Promise<boolean> {
-  const [images, { OPS }] = await Promise.all([imagePaintingOps(), loadPdfjs()]);
+  const { images, constructPath } = await loadDrawingOps();
   const { fnArray, argsArray } = await page.getOperatorList();
   let shapes = 0;
   for (const [index, op] of fnArray.entries()) {
     if (images.has(op)) return true;
-    if (op === OPS.constructPath) shapes += subpaths(argsArray[index]);
+    if (op === constructPath) shapes += subpaths(argsArray[index]);
     if (shapes >= OUTLINED_TEXT_SUBPATHS) return true;
   }
   return false;
