@@ -1,5 +1,7 @@
 /** Groups ordered lines into paragraph-like blocks under their headings, joining lines into one text. */
+
 import { type HeadingClassifier, isHeadingLabel, sizeRank } from "./headings.ts";
+import { heaviestKey } from "./tally.ts";
 import type { TextLine } from "./text-lines.ts";
 
 /** A block's text and, for every line it joined, where that line's characters landed in the text. */
@@ -43,15 +45,7 @@ export function typicalLineSpacing(pages: readonly (readonly TextLine[])[]): num
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
   }
-  let best = 1.2;
-  let bestCount = 0;
-  for (const [ratio, count] of counts) {
-    if (count > bestCount) {
-      best = ratio;
-      bestCount = count;
-    }
-  }
-  return best;
+  return heaviestKey(counts, 1.2);
 }
 
 function sameStyle(previous: TextLine, line: TextLine): boolean {

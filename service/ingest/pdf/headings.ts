@@ -1,4 +1,5 @@
 /** Heading detection from font sizes: lines set clearly larger than the body text of the document. */
+import { heaviestKey } from "./tally.ts";
 import type { TextLine } from "./text-lines.ts";
 
 export const HEADING_RATIO = 1.12;
@@ -23,15 +24,7 @@ export function bodyFontSize(lines: Iterable<TextLine>): number {
     const key = sizeKey(line.fontSize);
     charsBySize.set(key, (charsBySize.get(key) ?? 0) + line.text.length);
   }
-  let bodySize = 0;
-  let bodyChars = -1;
-  for (const [size, chars] of charsBySize) {
-    if (chars > bodyChars) {
-      bodySize = size;
-      bodyChars = chars;
-    }
-  }
-  return bodySize;
+  return heaviestKey(charsBySize, 0);
 }
 
 function isHeadingCandidate(line: TextLine, bodySize: number): boolean {
