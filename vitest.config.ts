@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Removes the folders each test file made with temporaryDirectory(), after the file's own afterAll hooks.
+    setupFiles: ["service/testing/vitest-setup.ts"],
   },
 });

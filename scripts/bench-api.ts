@@ -1,12 +1,12 @@
 /** `npm run bench:api`: rag and ask latency over HTTP on loopback, on the dev corpus and at 100k passages; PDF slices. */
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Writable } from "node:stream";
 import { createAdminClient } from "../service/cli/admin-client.ts";
 import { ingestFiles } from "../service/cli/ingest-command.ts";
 import { createPdfTokens } from "../service/pdf/pdf-token.ts";
 import { type SpawnedService, spawnService } from "../service/testing/spawn-service.ts";
+import { temporaryDirectory } from "../service/testing/temporary-directory.ts";
 import { formatLatency, measure } from "./bench/latency.ts";
 import { readPassages, writeSyntheticCorpus } from "./bench/synthetic-corpus.ts";
 import type { QaItem } from "./eval-scoring.ts";
@@ -123,7 +123,7 @@ try {
   await dev.stop();
 }
 
-const scaleDir = mkdtempSync(join(tmpdir(), "cka-bench-"));
+const scaleDir = temporaryDirectory("cka-bench-");
 const seed = await readPassages(devPassagesDir);
 const writeStarted = performance.now();
 const scaleAssistant = await writeSyntheticCorpus(scaleDir, seed, 100_000);

@@ -1,13 +1,12 @@
 /** The handler and the client against a real service process, with a real ingested PDF. */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AdminClient, createAdminClient, resolveConnection } from "../../service/cli/admin-client.ts";
 import { type SpawnedService, spawnService } from "../../service/testing/spawn-service.ts";
+import { temporaryDirectory } from "../../service/testing/temporary-directory.ts";
 import type { ServiceUpdate } from "../core/index.ts";
 import {
   type AnswerState,
@@ -35,7 +34,7 @@ let handler: ServiceHandler;
 const serviceCalls: string[] = [];
 
 beforeAll(async () => {
-  const folder = mkdtempSync(join(tmpdir(), "cited-sdk-int-"));
+  const folder = temporaryDirectory("cited-sdk-int-");
   const pdf = join(folder, "gnuplot-30-34.pdf");
   execFileSync("qpdf", [
     "--empty",

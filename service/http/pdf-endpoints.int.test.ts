@@ -1,8 +1,7 @@
 /** The PDF page slice and PDF refresh against a real service: the right pages, and tokens that are short-lived, bound and unforgeable. */
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -22,6 +21,7 @@ import {
   testSession,
   testUser,
 } from "../testing/public-api-fixture.ts";
+import { temporaryDirectory } from "../testing/temporary-directory.ts";
 
 const tokenTtlSeconds = 1;
 const debianPath = join(evalPdfFolder, "debian-reference.en.pdf");
@@ -93,7 +93,7 @@ describe("PDF page slices", () => {
     // Never longer than the 600 s the token has left.
     expect(maxAge).toBeLessThanOrEqual(600);
 
-    const slicePath = join(mkdtempSync(join(tmpdir(), "cka-slice-")), "slice.pdf");
+    const slicePath = join(temporaryDirectory("cka-slice-"), "slice.pdf");
     writeFileSync(slicePath, new Uint8Array(await response.arrayBuffer()));
     expect(pageCount(slicePath)).toBe(row.pages);
     const texts: string[] = [];

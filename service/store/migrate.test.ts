@@ -1,7 +1,5 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { temporaryDirectory } from "../testing/temporary-directory.ts";
 import { migrate } from "./migrate.ts";
 import { openPglite, type SqlClient } from "./sql-client.ts";
 import { createStore } from "./store.ts";
@@ -9,7 +7,7 @@ import { createStore } from "./store.ts";
 describe("schema migrations on an existing data folder", () => {
   let client: SqlClient;
   beforeAll(async () => {
-    client = await openPglite(mkdtempSync(join(tmpdir(), "cka-migrate-")));
+    client = await openPglite(temporaryDirectory("cka-migrate-"));
     await migrate(client);
   });
   afterAll(async () => {

@@ -1,18 +1,15 @@
-/** One contract for both engines: the same tests run on PGlite and on a real PostgreSQL server. */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StoredPassage } from "../domain.ts";
 import { durableId } from "../ids.ts";
 import { startPostgres, type TestPostgres } from "../testing/postgres.ts";
+import { temporaryDirectory } from "../testing/temporary-directory.ts";
 import { openStore, type Store } from "./store.ts";
 
 const engines = [
   {
     name: "PGlite",
     open: async () => ({
-      store: await openStore({ pgliteDir: mkdtempSync(join(tmpdir(), "cka-pglite-")) }),
+      store: await openStore({ pgliteDir: temporaryDirectory("cka-pglite-") }),
       stop: () => {},
     }),
   },

@@ -1,13 +1,12 @@
 /** A real service process with an assistant whose documents are ingested and keys of each scope: the bed of the public API's cross-process tests. */
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Assistant, DocumentRecord, KeyCreated, Scope } from "../../sdk/core/index.ts";
 import { type AdminClient, createAdminClient } from "../cli/admin-client.ts";
 import { createPdfTokens, type PdfTokenClaims } from "../pdf/pdf-token.ts";
 import { type SpawnedService, spawnService } from "./spawn-service.ts";
+import { temporaryDirectory } from "./temporary-directory.ts";
 
 /** How long a test file's `beforeAll` may take: a process start, then ingestion, on a busy machine. */
 export const fixtureStartTimeout = 200_000;
@@ -17,7 +16,7 @@ export const evalPdfFolder = resolve(import.meta.dirname, "../../../shared/eval/
 
 /** Copies `pages` (qpdf syntax, e.g. `"1-12"`) of `source` into a new PDF in a temporary folder. */
 export function extractPdfPages(source: string, pages: string, fileName: string): string {
-  const target = join(mkdtempSync(join(tmpdir(), "cka-pdf-")), fileName);
+  const target = join(temporaryDirectory("cka-pdf-"), fileName);
   execFileSync("qpdf", ["--empty", "--pages", source, pages, "--", target]);
   return target;
 }
@@ -112,8 +111,6 @@ export async function startPublicApiFixture(options: {
       },
       async stop() {
         await service.stop("SIGKILL");
-        // Each run's database is some 40 MB; nothing reads it after the test.
-        rmSync(service.dataDir, { recursive: true, force: true });
       },
     };
   } catch (error) {

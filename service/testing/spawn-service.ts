@@ -1,8 +1,7 @@
 /** Starts the real service as a child process on a free loopback port, for cross-process tests. */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
+import { temporaryDirectory } from "./temporary-directory.ts";
 
 export interface SpawnedService {
   url: string;
@@ -18,7 +17,7 @@ const cli = resolve(import.meta.dirname, "../cli.ts");
 export async function spawnService(
   options: { dataDir?: string; env?: Record<string, string>; args?: string[] } = {},
 ): Promise<SpawnedService> {
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "cka-test-"));
+  const dataDir = options.dataDir ?? temporaryDirectory("cka-test-");
   const child = spawn(
     process.execPath,
     [cli, "serve", "--host", "127.0.0.1", "--port", "0", "--data", dataDir, ...(options.args ?? [])],
