@@ -31,12 +31,27 @@ const toPassage = (row: PassageRow): PassageWithSource => ({
   text: row.text,
   heading: row.heading,
   title: row.title,
-  sentences: json<StoredSentence[]>(row.sentences),
+  sentences: withText(row.text, json<StoredPosition[]>(row.sentences)),
   evidence: json<PassageEvidence>(row.evidence),
   pageStart: row.page_start,
   pageEnd: row.page_end,
   fileName: row.file_name,
 });
+
+/**
+ * A sentence as stored: its offsets in the passage text and its rects. Its text is the passage's slice
+ * (rows written before that was so still carry it); a second copy made a commit a quarter larger.
+ */
+type StoredPosition = Omit<StoredSentence, "text"> & { text?: string };
+
+const withText = (text: string, positions: StoredPosition[]): StoredSentence[] =>
+  positions.map((position) => ({
+    ...position,
+    text: position.text ?? text.slice(position.start, position.end),
+  }));
+
+const withoutText = (sentences: readonly StoredSentence[]): StoredPosition[] =>
+  sentences.map(({ text: _text, ...position }) => position);
 
 export interface DocumentOutcome {
   title: string | null;
@@ -142,7 +157,7 @@ async function insertBatch(transaction: SqlQueryable, passages: readonly StoredP
     text: passage.text,
     heading: passage.heading,
     title: passage.title,
-    sentences: passage.sentences,
+    sentences: withoutText(passage.sentences),
     evidence: passage.evidence,
     page_start: passage.pageStart,
     page_end: passage.pageEnd,

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PdfSpan } from "../../sdk/core/index.ts";
+import type { StoredPassage } from "../domain.ts";
+import { temporaryDirectory } from "../testing/temporary-directory.ts";
+import { migrate } from "./migrate.ts";
+import { openPglite, type SqlClient } from "./sql-client.ts";
+import { createStore, type Store } from "./store.ts";
+
+describe("stored sentence positions", () => {
+  let client: SqlClient;
+  let store: Store;
+  beforeAll(async () => {
+    client = await openPglite(temporaryDirectory("cka-passages-"));
+    await migrate(client);
+    store = createStore(client);
+  });
+  afterAll(async () => {
+    await client.close();
+  });
+
+  it("keeps each sentence's offsets and rects, not a second copy of its text", async () => {
+    const assistant = await store.assistants.create("Manual");
+    const datasource = await store.assistants.datasource(assistant.id, "default");
+    const { document } = await store.documents.add({
+      assistantId: assistant.id,
+      datasourceId: datasource.id,
+      fileName: "manual.pdf",
+      sha256: "e1",
+      bytes: 1,
+    });
+    await store.documents.claimNext();
+    const spans: PdfSpan[] = [
+      { page_index: 4, rects: [[72, 90.5, 300, 101]], page_width: 612, page_height: 792 },
+    ];
+    const passage: StoredPassage = {
+      id: "psg_positions",
+      documentId: document.id,
+      assistantId: assistant.id,
+      datasourceId: datasource.id,
+      ordinal: 0,
+      kind: "pdf_highlight",
+      text: "Back up first. Then run the upgrade.",
+      heading: "Upgrading",
+      title: "Manual",
+      sentences: [
+        { text: "Back up first.", start: 0, end: 14, spans },
+        { text: "Then run the upgrade.", start: 15, end: 36, spans },
+      ],
+      evidence: { kind: "pdf_highlight" },
+      pageStart: 4,
+      pageEnd: 4,
+    };
+    await store.passages.commitDocument(document.id, [passage], { title: "Manual", pages: 5, warnings: [] });
+
+    const [row] = await client.query<{ sentences: string }>(
+      "select sentences::text from passages where id = $1",
+      [passage.id],
+    );
+    expect(JSON.parse(row?.sentences ?? "null")).toEqual([
+      { start: 0, end: 14, spans },
+      { start: 15, end: 36, spans },
+    ]);
+    // A fresh store has nothing cached: the sentences come back from the row, their text from the passage's.
+    const [read] = await createStore(client).passages.byIds(assistant.id, [passage.id]);
+    expect(read?.sentences).toEqual(passage.sentences);
+  });
+});
