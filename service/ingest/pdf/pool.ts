@@ -32,8 +32,9 @@ export interface PdfExtractorPoolOptions {
   workerUrl?: URL;
 }
 
-/** Pages per range handed to a worker: small enough that workers finish a document together. */
+/** Pages per range handed to a worker at most; ranges shrink near a document's end (see `rangePages`). */
 const RANGE_PAGES = 16;
+const MIN_RANGE_PAGES = 2;
 /** Requests a worker holds at once, so it never idles while the main thread is busy elsewhere. */
 const DEPTH = 2;
 /** A helper opens a document again and sends its pages over: worth it only for this many unread pages. */
@@ -160,11 +161,21 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
     if (job.readers.size >= size) job.bytes = null;
   };
 
+  /**
+   * A share of the pages left: whole ranges of 16 while there are many, a few pages at the end, so that
+   * no worker is still reading a long last range while the others have nothing left to do.
+   */
+  const rangePages = (left: number): number =>
+    Math.min(RANGE_PAGES, Math.max(MIN_RANGE_PAGES, Math.ceil(left / (2 * size * DEPTH))));
+
   const takeRange = (job: Job): PageRange | null => {
     const lost = job.lost.shift();
     if (lost !== undefined) return lost;
     if (job.pageCount === null || job.next >= job.pageCount) return null;
-    const range = { first: job.next, end: Math.min(job.next + RANGE_PAGES, job.pageCount) };
+    const range = {
+      first: job.next,
+      end: Math.min(job.next + rangePages(job.pageCount - job.next), job.pageCount),
+    };
     job.next = range.end;
     // Every page is handed out: no helper will need the bytes any more.
     if (job.next >= job.pageCount) job.bytes = null;
