@@ -211,9 +211,28 @@ export function buildOpenApiDocument(): JsonObject {
       "/admin/v1/assistants/{assistant}/documents": {
         get: {
           operationId: "listDocuments",
+          description:
+            "Long polling: send the last ETag in `If-None-Match` and `Prefer: wait=N` (at most 30 s); the " +
+            "request is answered as soon as a document changes (progress included), else with 304 after N s.",
           security: adminSecurity,
-          parameters: [assistantPath],
-          responses: { "200": jsonResponse("Documents with their ingestion state.", "DocumentList") },
+          parameters: [
+            assistantPath,
+            { name: "If-None-Match", in: "header", schema: { type: "string" } },
+            { name: "Prefer", in: "header", schema: { type: "string", examples: ["wait=10"] } },
+          ],
+          responses: {
+            "200": {
+              ...jsonResponse("Documents with their ingestion state.", "DocumentList"),
+              headers: {
+                "X-Request-ID": { $ref: "#/components/headers/RequestId" },
+                ETag: { schema: { type: "string" } },
+              },
+            },
+            "304": {
+              description: "Nothing changed during the wait.",
+              headers: { ETag: { schema: { type: "string" } } },
+            },
+          },
         },
         post: {
           operationId: "uploadDocuments",

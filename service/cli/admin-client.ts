@@ -38,6 +38,12 @@ export function resolveConnection(flags: {
   return { url, adminToken };
 }
 
+/** A listing of documents with the validator the service gave it (`null` before the first one). */
+export interface DocumentListing {
+  documents: DocumentRecord[];
+  etag: string | null;
+}
+
 export class AdminRequestError extends Error {
   readonly status: number;
   constructor(status: number, message: string) {
@@ -53,6 +59,7 @@ export function createAdminClient(connection: AdminConnection) {
     path: string,
     body?: BodyInit,
     contentType?: string,
+    headers: Record<string, string> = {},
   ): Promise<Response> {
     let response: Response;
     try {
@@ -61,6 +68,7 @@ export function createAdminClient(connection: AdminConnection) {
         headers: {
           Authorization: `Bearer ${connection.adminToken}`,
           ...(contentType ? { "Content-Type": contentType } : {}),
+          ...headers,
         },
         ...(body ? { body } : {}),
       });
@@ -69,7 +77,7 @@ export function createAdminClient(connection: AdminConnection) {
         `Cannot reach the service at ${connection.url} (${(error as Error).message}); is \`cka serve\` running?`,
       );
     }
-    if (!response.ok) {
+    if (!response.ok && !(response.status === 304 && "If-None-Match" in headers)) {
       const problem = problemDetailsSchema.safeParse(await response.json().catch(() => null));
       throw new AdminRequestError(
         response.status,
@@ -105,6 +113,23 @@ export function createAdminClient(connection: AdminConnection) {
     },
     listDocuments: async (assistantId: string): Promise<DocumentRecord[]> =>
       (await call("GET", `/assistants/${assistantId}/documents`, documentListSchema)).documents,
+    /**
+     * The documents once they differ from `previous`: the service holds the request until one changes
+     * (progress included) or `waitSeconds` pass, and then `previous` comes back as it was.
+     */
+    async watchDocuments(
+      assistantId: string,
+      previous: DocumentListing,
+      waitSeconds: number,
+    ): Promise<DocumentListing> {
+      const response = await send("GET", `/assistants/${assistantId}/documents`, undefined, undefined, {
+        ...(previous.etag ? { "If-None-Match": previous.etag } : {}),
+        Prefer: `wait=${waitSeconds}`,
+      });
+      if (response.status === 304) return previous;
+      const { documents } = documentListSchema.parse(await response.json());
+      return { documents, etag: response.headers.get("ETag") };
+    },
     createKey: (assistantId: string, scopes: Scope[], name?: string): Promise<KeyCreated> =>
       call(
         "POST",

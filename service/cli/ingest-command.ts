@@ -2,7 +2,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { DocumentRecord } from "../../sdk/core/index.ts";
-import { type AdminClient, AdminRequestError } from "./admin-client.ts";
+import { type AdminClient, AdminRequestError, type DocumentListing } from "./admin-client.ts";
 import { createProgressView } from "./progress-view.ts";
 
 export interface IngestOutcome {
@@ -26,6 +26,9 @@ export function collectFiles(paths: string[]): string[] {
   return files;
 }
 
+/** How long the service may hold each request for a change; progress comes sooner, as it is made. */
+const watchSeconds = 2;
+
 const finished = (document: DocumentRecord) => document.status === "ready" || document.status === "failed";
 
 export async function ingestFiles(
@@ -35,7 +38,6 @@ export async function ingestFiles(
     datasource?: string;
     paths: string[];
     out: NodeJS.WriteStream;
-    pollMs?: number;
   },
 ): Promise<IngestOutcome> {
   const started = performance.now();
@@ -63,11 +65,10 @@ export async function ingestFiles(
     }
   }
 
+  let listing: DocumentListing = { documents: [], etag: null };
   while ([...results.values()].some((result) => !finished(result as DocumentRecord))) {
-    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 250));
-    const byId = new Map(
-      (await client.listDocuments(options.assistant)).map((document) => [document.id, document]),
-    );
+    listing = await client.watchDocuments(options.assistant, listing, watchSeconds);
+    const byId = new Map(listing.documents.map((document) => [document.id, document]));
     for (const [position, id] of documentOf) {
       const document = byId.get(id);
       if (!document) {

@@ -101,6 +101,38 @@ describe("the sharing area (admin API) of a running service", () => {
       await expect(client.deleteAssistant(assistant.id)).rejects.toMatchObject({ status: 404 });
     });
 
+    it("holds a listing asked with If-None-Match and Prefer: wait until a document changes", async () => {
+      const { assistant } = await assistantWith([]);
+      const path = `${service.url}/admin/v1/assistants/${assistant.id}/documents`;
+      const listing = (headers: Record<string, string> = {}) =>
+        fetch(path, { headers: { Authorization: `Bearer ${testAdminToken}`, ...headers } });
+      const first = await listing();
+      const etag = first.headers.get("ETag") ?? "";
+      expect(etag).toMatch(/^"[\w-]+"$/);
+      expect(await first.json()).toEqual({ documents: [] });
+
+      // Nothing changes: after the wait the client hears that its copy is current.
+      let started = performance.now();
+      const unchanged = await listing({ "If-None-Match": etag, Prefer: "wait=1" });
+      expect(unchanged.status).toBe(304);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(900);
+
+      // An upload answers a waiting request at once, long before its 20 s are up.
+      started = performance.now();
+      const waiting = listing({ "If-None-Match": etag, Prefer: "wait=20" });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(
+        (await uploadFiles(service.url, assistant.id, [{ name: "vacation.pdf", bytes: fixtures.vacation }]))
+          .status,
+      ).toBe(202);
+      const changed = await waiting;
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(changed.status).toBe(200);
+      expect(changed.headers.get("ETag")).not.toBe(etag);
+      const { documents } = (await changed.json()) as { documents: DocumentRecord[] };
+      expect(documents.map((document) => document.file_name)).toEqual(["vacation.pdf"]);
+    });
+
     it("lists documents with status, pages, passages and progress; a deleted document leaves rag", async () => {
       const { assistant, key, documents } = await assistantWith([
         { name: "vacation.pdf", bytes: fixtures.vacation },

@@ -14,6 +14,7 @@ import type { StoredDocument } from "../store/documents.ts";
 import type { Store } from "../store/store.ts";
 import { requireAdminToken } from "./admin-auth.ts";
 import type { ServiceHono } from "./app.ts";
+import { entityTag, noneMatch, preferredWaitMs } from "./conditional-wait.ts";
 import { readUpload } from "./multipart-upload.ts";
 import { HttpProblem } from "./problem.ts";
 import { parseWith, readJsonBody } from "./validate.ts";
@@ -104,7 +105,22 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
 
   admin.get("/assistants/:assistant/documents", async (context) => {
     const assistant = await assistantOr404(context.req.param("assistant"));
-    return context.json({ documents: (await store.documents.list(assistant.id)).map(publicDocument) });
+    const known = context.req.header("If-None-Match");
+    const deadline = Date.now() + preferredWaitMs(context.req.header("Prefer"));
+    for (;;) {
+      // Read before listing: a change made while the listing is read still wakes the wait below.
+      const seen = store.documentChanges.version;
+      const body = JSON.stringify({
+        documents: (await store.documents.list(assistant.id)).map(publicDocument),
+      });
+      const tag = entityTag(body);
+      if (noneMatch(known, tag)) {
+        return context.body(body, 200, { "Content-Type": "application/json", ETag: tag });
+      }
+      const left = deadline - Date.now();
+      if (left <= 0 || context.req.raw.signal.aborted) return context.body(null, 304, { ETag: tag });
+      await store.documentChanges.after(seen, left, context.req.raw.signal);
+    }
   });
 
   admin.delete("/assistants/:assistant/documents/:document", async (context) => {

@@ -91,7 +91,6 @@ describe("ingestion cut off by SIGKILL", () => {
     // Kill once a document is ready and the index snapshot holding it is written, while others are being read.
     const atKill = await waitForDocuments(client, assistant.id, {
       timeoutMs: 120_000,
-      pollMs: 100,
       done: (documents) =>
         documents.every(settled) ||
         (logLines(first).some((line) => line.message === "index snapshot saved") &&

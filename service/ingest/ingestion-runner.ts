@@ -48,6 +48,7 @@ export function createIngestionRunner(options: IngestionOptions) {
         .catch((error: unknown) => logger.warn("lease renewal failed", { error: String(error) }));
     }, leaseRenewMs);
     let lastProgress = 0;
+    const started = performance.now();
     try {
       const [bytes, datasource] = await Promise.all([
         options.blobs.read(document.sha256),
@@ -89,6 +90,14 @@ export function createIngestionRunner(options: IngestionOptions) {
         });
       } finally {
         if (!committed) await options.indexes.removeDocument(document.assistantId, document.id);
+      }
+      if (committed) {
+        logger.info("document ready", {
+          documentId: document.id,
+          pages: content.pages,
+          passages: passages.length,
+          ms: Math.round(performance.now() - started),
+        });
       }
     } catch (error) {
       const known = error instanceof PdfReadError || error instanceof SourceReadError;

@@ -1,6 +1,7 @@
 /** Documents and their ingestion state; the queue that workers claim from. */
 import type { DocumentRecord, DocumentStatus } from "../../sdk/core/index.ts";
 import { randomId } from "../ids.ts";
+import type { ChangeSignal } from "./change-signal.ts";
 import { isoRequired, json } from "./rows.ts";
 import type { SqlQueryable } from "./sql-client.ts";
 
@@ -70,7 +71,8 @@ export interface NewDocument {
 /** How long a claimed document stays leased to one worker before another may take it over. */
 export const leaseSeconds = 60;
 
-export function createDocumentStore(db: SqlQueryable) {
+/** `changes` hears of every write that alters what `list` returns. */
+export function createDocumentStore(db: SqlQueryable, changes: ChangeSignal) {
   const one = async (sql: string, params: Array<string | number | null>) => {
     const [row] = await db.query<DocumentRow>(sql, params);
     return row ? toDocument(row) : null;
@@ -96,7 +98,10 @@ export function createDocumentStore(db: SqlQueryable) {
           input.failure ?? null,
         ],
       );
-      if (inserted.length > 0) return { document: (await get(id))!, duplicate: false };
+      if (inserted.length > 0) {
+        changes.notify();
+        return { document: (await get(id))!, duplicate: false };
+      }
       const existing = await one(
         `select ${columns} from ${fromDocuments} where d.datasource_id = $1 and d.sha256 = $2`,
         [input.datasourceId, input.sha256],
@@ -115,6 +120,7 @@ export function createDocumentStore(db: SqlQueryable) {
         "delete from documents where assistant_id = $1 and id = $2 returning id",
         [assistantId, id],
       );
+      if (rows.length > 0) changes.notify();
       return rows.length > 0;
     },
     /** Takes the oldest queued document (or one whose worker's lease ran out); safe across processes. */
@@ -129,7 +135,9 @@ export function createDocumentStore(db: SqlQueryable) {
          returning id`,
         [leaseSeconds],
       );
-      return row ? get(row.id) : null;
+      if (!row) return null;
+      changes.notify();
+      return get(row.id);
     },
     async renewLease(id: string): Promise<void> {
       await db.query(
@@ -142,18 +150,21 @@ export function createDocumentStore(db: SqlQueryable) {
         "update documents set pages_done = $2, pages = $3, updated_at = now() where id = $1 and status = 'processing'",
         [id, pagesDone, pages],
       );
+      changes.notify();
     },
     async fail(id: string, reason: string): Promise<void> {
       await db.query(
         "update documents set status = 'failed', error = $2, lease_until = null, updated_at = now() where id = $1",
         [id, reason],
       );
+      changes.notify();
     },
     /** After a crash of the only process that owns the data, nothing is being worked on: requeue it all. */
     async requeueInterrupted(): Promise<number> {
       const rows = await db.query<{ id: string }>(
         "update documents set status = 'queued', lease_until = null, updated_at = now() where status = 'processing' returning id",
       );
+      if (rows.length > 0) changes.notify();
       return rows.length;
     },
     async readyDocumentIds(assistantId: string): Promise<string[]> {

@@ -1,6 +1,7 @@
 /** Passages with their sentence positions; a document's passages are committed all at once or not at all. */
 import type { ReferenceKind } from "../../sdk/core/index.ts";
 import type { PassageEvidence, PassageWithSource, StoredPassage, StoredSentence } from "../domain.ts";
+import type { ChangeSignal } from "./change-signal.ts";
 import { json } from "./rows.ts";
 import type { SqlClient, SqlQueryable } from "./sql-client.ts";
 
@@ -68,7 +69,8 @@ const batchSize = 500;
 /** Passages never change once committed, so recently read ones are kept to spare the database a round trip. */
 const cachedPassages = 20_000;
 
-export function createPassageStore(db: SqlClient) {
+/** `documentChanges` hears of each document a commit made ready. */
+export function createPassageStore(db: SqlClient, documentChanges: ChangeSignal) {
   const cache = new Map<string, PassageWithSource>();
   const remember = (passage: PassageWithSource) => {
     cache.delete(passage.id);
@@ -82,7 +84,7 @@ export function createPassageStore(db: SqlClient) {
       passages: readonly StoredPassage[],
       outcome: DocumentOutcome,
     ): Promise<boolean> {
-      return db.transaction(async (transaction) => {
+      const committed = await db.transaction(async (transaction) => {
         const [claimed] = await transaction.query<{ id: string }>(
           "select id from documents where id = $1 and status = 'processing' for update",
           [documentId],
@@ -99,6 +101,8 @@ export function createPassageStore(db: SqlClient) {
         );
         return true;
       });
+      if (committed) documentChanges.notify();
+      return committed;
     },
     async byIds(assistantId: string, ids: readonly string[]): Promise<PassageWithSource[]> {
       const byId = new Map<string, PassageWithSource>();

@@ -1,5 +1,6 @@
 /** The service's storage: one Postgres dialect, embedded (PGlite, one owner process) or a server via DATABASE_URL. */
 import { createAssistantStore } from "./assistants.ts";
+import { type ChangeSignal, createChangeSignal } from "./change-signal.ts";
 import { createDocumentStore } from "./documents.ts";
 import { createKeyStore } from "./keys.ts";
 import { migrate } from "./migrate.ts";
@@ -13,6 +14,8 @@ export interface Store {
   assistants: ReturnType<typeof createAssistantStore>;
   documents: ReturnType<typeof createDocumentStore>;
   passages: ReturnType<typeof createPassageStore>;
+  /** Every change to what `documents.list` returns, made through this store. */
+  documentChanges: ChangeSignal;
   keys: ReturnType<typeof createKeyStore>;
   sessions: ReturnType<typeof createSessionStore>;
   snapshots: ReturnType<typeof createSnapshotStore>;
@@ -20,11 +23,13 @@ export interface Store {
 }
 
 export function createStore(client: SqlClient): Store {
+  const documentChanges = createChangeSignal();
   return {
     engine: client.engine,
     assistants: createAssistantStore(client),
-    documents: createDocumentStore(client),
-    passages: createPassageStore(client),
+    documents: createDocumentStore(client, documentChanges),
+    passages: createPassageStore(client, documentChanges),
+    documentChanges,
     // Embedded storage has one owner process, so key records can be cached; a shared PostgreSQL cannot.
     keys: createKeyStore(client, { cacheMs: client.engine === "pglite" ? 60_000 : 0 }),
     sessions: createSessionStore(client),

@@ -1,6 +1,6 @@
 /** Helpers for cross-process tests of the sharing area: raw uploads, waiting for ingestion, rag calls. */
 import type { DocumentRecord, RetrievalResult } from "../../sdk/core/index.ts";
-import type { AdminClient } from "../cli/admin-client.ts";
+import type { AdminClient, DocumentListing } from "../cli/admin-client.ts";
 
 /** Passed to spawned services as CKA_ADMIN_TOKEN, so tests need not read the data folder. */
 export const testAdminToken = "test-admin-token-0123456789abcdef";
@@ -31,22 +31,24 @@ export function uploadFiles(
 export const settled = (document: DocumentRecord) =>
   document.status === "ready" || document.status === "failed";
 
-/** Polls the assistant's documents until `done` holds (by default: every document ready or failed). */
+/** Watches the assistant's documents until `done` holds (by default: every document ready or failed). */
 export async function waitForDocuments(
   client: AdminClient,
   assistantId: string,
-  options: { done?: (documents: DocumentRecord[]) => boolean; timeoutMs?: number; pollMs?: number } = {},
+  options: { done?: (documents: DocumentRecord[]) => boolean; timeoutMs?: number } = {},
 ): Promise<DocumentRecord[]> {
   const done = options.done ?? ((documents) => documents.every(settled));
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  let listing: DocumentListing = { documents: [], etag: null };
   for (;;) {
-    const documents = await client.listDocuments(assistantId);
-    if (done(documents)) return documents;
+    listing = await client.watchDocuments(assistantId, listing, 1);
+    if (done(listing.documents)) return listing.documents;
     if (Date.now() > deadline) {
-      const states = documents.map((document) => `${document.file_name}: ${document.status}`).join(", ");
+      const states = listing.documents
+        .map((document) => `${document.file_name}: ${document.status}`)
+        .join(", ");
       throw new Error(`documents did not settle in time: ${states}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
   }
 }
 
