@@ -72,7 +72,7 @@ export interface PdfReading {
 }
 
 /**
- * Opens a PDF for reading. Takes ownership of `bytes` (pdfjs detaches the buffer). Throws `PdfReadError`
+ * Opens a PDF for reading. Takes ownership of `bytes` (pdfjs keeps reading them). Throws `PdfReadError`
  * for encrypted, unreadable or empty documents.
  */
 export async function openPdfReading(

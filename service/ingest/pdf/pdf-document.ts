@@ -1,8 +1,9 @@
 /** Opens PDF bytes with pdfjs for text extraction, turning its failures into `PdfReadError`s. */
 import { createRequire } from "node:module";
 import path from "node:path";
-import type { PDFDocumentLoadingTask, PDFDocumentProxy } from "pdfjs-dist/types/src/pdf";
+import type { PDFDocumentLoadingTask, PDFDocumentProxy, PDFWorker } from "pdfjs-dist/types/src/pdf";
 import { PdfReadError } from "../types.ts";
+import { createPortPair } from "./pdfjs-port.ts";
 
 type PdfjsModule = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
 
@@ -11,6 +12,24 @@ let pdfjsModule: Promise<PdfjsModule> | null = null;
 export function loadPdfjs(): Promise<PdfjsModule> {
   pdfjsModule ??= import("pdfjs-dist/legacy/build/pdf.mjs");
   return pdfjsModule;
+}
+
+let sharedWorker: Promise<PDFWorker> | null = null;
+
+/** One pdfjs worker per thread for every document, talking over a port that copies cheaply. */
+function pdfjsWorker(): Promise<PDFWorker> {
+  sharedWorker ??= (async () => {
+    const [pdfjs, { WorkerMessageHandler }] = await Promise.all([
+      loadPdfjs(),
+      import("pdfjs-dist/legacy/build/pdf.worker.mjs"),
+    ]);
+    const [api, worker] = createPortPair();
+    WorkerMessageHandler.initializeFromPort(worker);
+    // pdfjs's declarations leave out the `port` option its constructor reads (it expects a Worker).
+    type WorkerOptions = ConstructorParameters<typeof pdfjs.PDFWorker>[0];
+    return new pdfjs.PDFWorker({ port: api } as unknown as WorkerOptions);
+  })();
+  return sharedWorker;
 }
 
 // Non-embedded standard fonts and CJK CMaps are read from the installed package, never fetched.
@@ -42,7 +61,7 @@ function toReadError(error: unknown): unknown {
   return error;
 }
 
-/** Opens the document; pdfjs takes ownership of `bytes` (its buffer is detached). */
+/** Opens the document; pdfjs takes ownership of `bytes` and keeps reading them. */
 export async function openPdf(bytes: Uint8Array): Promise<OpenedPdf> {
   if (bytes.byteLength === 0) throw new PdfReadError("empty", "The file is empty (0 bytes).");
   const pdfjs = await loadPdfjs();
@@ -50,6 +69,7 @@ export async function openPdf(bytes: Uint8Array): Promise<OpenedPdf> {
   const data = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const task: PDFDocumentLoadingTask = pdfjs.getDocument({
     data,
+    worker: await pdfjsWorker(),
     disableFontFace: true,
     useSystemFonts: false,
     verbosity: 0,
