@@ -57,6 +57,25 @@ describe("the port between pdfjs's API and its worker code", () => {
     expect(message?.fonts.get("f1")).toBe(1);
   });
 
+  it("delivers later messages after a listener threw on one", async () => {
+    const [api, worker] = createPortPair();
+    const failures: unknown[] = [];
+    const record = (reason: unknown) => failures.push(reason);
+    process.on("unhandledRejection", record);
+    const received: unknown[] = [];
+    worker.addEventListener("message", (event) => {
+      if (event.data === "bad") throw new Error("listener failed");
+      received.push(event.data);
+    });
+    api.postMessage("bad");
+    api.postMessage("good");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    process.off("unhandledRejection", record);
+    expect(received).toEqual(["good"]);
+    // The failure is not swallowed: it surfaces as the sender's unhandled rejection.
+    expect(failures).toHaveLength(1);
+  });
+
   it("stops delivering to a terminated end", async () => {
     const [api, worker] = createPortPair();
     const received = receive(worker);

@@ -37,12 +37,14 @@ function copy(value: unknown, transferred: ReadonlySet<unknown>): unknown {
 /** Two connected ends; like a worker's, a message is delivered after the sender's current task. */
 export function createPortPair(): [PdfjsPort, PdfjsPort] {
   const listeners = [new Set<Listener>(), new Set<Listener>()] as const;
+  // Microtasks queued on one settled promise run in order; unlike a chain, one throwing listener
+  // does not swallow the messages after it.
+  const settled = Promise.resolve();
   const end = (side: 0 | 1): PdfjsPort => {
-    let delivered = Promise.resolve();
     return {
       postMessage(message, transfer = []) {
         const event = { data: copy(message, new Set<unknown>(transfer)) };
-        delivered = delivered.then(() => {
+        void settled.then(() => {
           for (const listener of listeners[1 - side] as Set<Listener>) listener(event);
         });
       },
