@@ -44,6 +44,8 @@ export interface DocumentListing {
   etag: string | null;
 }
 
+const pollWithoutEtagMs = 250;
+
 export class AdminRequestError extends Error {
   readonly status: number;
   constructor(status: number, message: string) {
@@ -128,7 +130,10 @@ export function createAdminClient(connection: AdminConnection) {
       });
       if (response.status === 304) return previous;
       const { documents } = documentListSchema.parse(await response.json());
-      return { documents, etag: response.headers.get("ETag") };
+      const etag = response.headers.get("ETag");
+      // A service without ETags answers at once, never holding the request: poll it at a gentle pace.
+      if (etag === null) await new Promise((resolve) => setTimeout(resolve, pollWithoutEtagMs));
+      return { documents, etag };
     },
     createKey: (assistantId: string, scopes: Scope[], name?: string): Promise<KeyCreated> =>
       call(
