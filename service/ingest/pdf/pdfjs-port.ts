@@ -36,22 +36,20 @@ function copy(value: unknown, transferred: ReadonlySet<unknown>): unknown {
 
 /** Two connected ends; like a worker's, a message is delivered after the sender's current task. */
 export function createPortPair(): [PdfjsPort, PdfjsPort] {
-  const listeners = [new Set<Listener>(), new Set<Listener>()] as const;
   // Microtasks queued on one settled promise run in order; unlike a chain, one throwing listener
   // does not swallow the messages after it.
   const settled = Promise.resolve();
-  const end = (side: 0 | 1): PdfjsPort => {
-    return {
-      postMessage(message, transfer = []) {
-        const event = { data: copy(message, new Set<unknown>(transfer)) };
-        void settled.then(() => {
-          for (const listener of listeners[1 - side] as Set<Listener>) listener(event);
-        });
-      },
-      addEventListener: (_type, listener) => listeners[side].add(listener),
-      removeEventListener: (_type, listener) => listeners[side].delete(listener),
-      terminate: () => listeners[side].clear(),
-    };
-  };
-  return [end(0), end(1)];
+  const end = (own: Set<Listener>, peer: Set<Listener>): PdfjsPort => ({
+    postMessage(message, transfer = []) {
+      const event = { data: copy(message, new Set<unknown>(transfer)) };
+      void settled.then(() => {
+        for (const listener of peer) listener(event);
+      });
+    },
+    addEventListener: (_type, listener) => own.add(listener),
+    removeEventListener: (_type, listener) => own.delete(listener),
+    terminate: () => own.clear(),
+  });
+  const [api, worker] = [new Set<Listener>(), new Set<Listener>()];
+  return [end(api, worker), end(worker, api)];
 }
