@@ -1,5 +1,5 @@
 /** A `ServiceStore` in process memory: for tests, demos and single-process development. */
-import type { AnswerState, PdfToken } from "../core/index.ts";
+import { type AnswerState, conversationRenameSchema, type PdfToken } from "../core/index.ts";
 import { newMessageId } from "./message-id.ts";
 import {
   type Conversation,
@@ -20,6 +20,7 @@ interface ConversationRecord {
 
 interface ReferenceRecord {
   userId: string;
+  messageId: string;
   pdf: PdfToken | null;
   refreshes: number;
 }
@@ -69,6 +70,26 @@ export function createMemoryServiceStore(): ServiceStore {
     async getConversation(userId, conversationId) {
       const record = own(userId, conversationId);
       return record ? { ...record.conversation } : null;
+    },
+
+    async renameConversation(userId, conversationId, title) {
+      const { title: trimmed } = conversationRenameSchema.parse({ title });
+      const record = own(userId, conversationId);
+      if (!record) return null;
+      // Not touched: a new title is not activity, so the list keeps its order.
+      record.conversation.title = trimmed;
+      return { ...record.conversation };
+    },
+
+    async deleteConversation(userId, conversationId) {
+      const record = own(userId, conversationId);
+      if (!record) return false;
+      conversations.delete(conversationId);
+      const deleted = new Set(record.messages.map((message) => message.id));
+      for (const messageId of deleted) messageHomes.delete(messageId);
+      // By message, not by the final answers' references: an earlier version may have cited others.
+      for (const [key, owned] of references) if (deleted.has(owned.messageId)) references.delete(key);
+      return true;
     },
 
     async addUserMessage(userId, conversationId, text) {
@@ -148,7 +169,7 @@ export function createMemoryServiceStore(): ServiceStore {
     for (const reference of Object.values(answer.references)) {
       const key = `${messageId} ${reference.id}`;
       if (references.has(key)) continue;
-      references.set(key, { userId, pdf: pdfTokenOf(reference), refreshes: 0 });
+      references.set(key, { userId, messageId, pdf: pdfTokenOf(reference), refreshes: 0 });
     }
   }
 }

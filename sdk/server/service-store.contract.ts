@@ -198,6 +198,8 @@ export function describeServiceStoreContract(name: string, open: () => Promise<O
         expect(await store().listMessages(alice, id)).toBeNull();
         expect(await store().addUserMessage(alice, id, "hello")).toBeNull();
         expect(await store().saveAnswer(alice, id, saved.messageId, saved, { partial: false })).toBeNull();
+        expect(await store().renameConversation(alice, id, "Renamed")).toBeNull();
+        expect(await store().deleteConversation(alice, id)).toBe(false);
       }
       expect(await store().findReference(alice, "msg_Unknown000001", pdfReferenceId)).toBeNull();
       const token = { token: "t", expires_at: "2030-01-01T00:00:00.000Z" };
@@ -228,6 +230,82 @@ export function describeServiceStoreContract(name: string, open: () => Promise<O
       expect((await store().listMessages(alice, first.id))?.map((message) => message.id)).toEqual([
         saved.messageId,
       ]);
+    });
+
+    it("renames a conversation without moving it up the list: only questions and answers do that", async () => {
+      const alice = user();
+      const first = await store().createConversation(alice, "Installing R");
+      const second = await store().createConversation(alice);
+      await store().addUserMessage(alice, first.id, "Which platforms does R run on?");
+      const before = await store().getConversation(alice, second.id);
+
+      const renamed = await store().renameConversation(alice, second.id, "  Plotting with gnuplot \n");
+
+      expect(renamed).toEqual({ ...before, title: "Plotting with gnuplot" });
+      expect(await store().getConversation(alice, second.id)).toEqual(renamed);
+      expect((await store().listConversations(alice)).map((item) => item.id)).toEqual([first.id, second.id]);
+    });
+
+    it.each([
+      ["empty", " \n "],
+      ["over 200 characters", "a".repeat(201)],
+    ])("refuses a new title that is %s, as creating does, and keeps the old one", async (_, title) => {
+      const alice = user();
+      const { id } = await store().createConversation(alice, "Installing R");
+
+      await expect(store().renameConversation(alice, id, title)).rejects.toThrow(/title/);
+      expect((await store().getConversation(alice, id))?.title).toBe("Installing R");
+    });
+
+    it("trims a new title and takes one of 200 characters", async () => {
+      const alice = user();
+      const { id } = await store().createConversation(alice);
+
+      expect((await store().renameConversation(alice, id, ` ${"a".repeat(200)} `))?.title).toBe(
+        "a".repeat(200),
+      );
+    });
+
+    it("deletes a conversation with its messages, and its answers' PDFs can no longer be served", async () => {
+      const alice = user();
+      const kept = await store().createConversation(alice, "Kept");
+      const { id } = await store().createConversation(alice, "Deleted");
+      await store().addUserMessage(alice, id, "What is R?");
+      const saved = answer();
+      // Saved twice: the first version cited a reference the final one does not.
+      const firstVersion = { ...saved, references: { [paragraphReference.id]: paragraphReference } };
+      await store().saveAnswer(alice, id, saved.messageId, firstVersion, { partial: true });
+      await store().saveAnswer(alice, id, saved.messageId, saved, { partial: false });
+
+      expect(await store().deleteConversation(alice, id)).toBe(true);
+
+      expect(await store().listConversations(alice)).toEqual([kept]);
+      expect(await store().getConversation(alice, id)).toBeNull();
+      expect(await store().listMessages(alice, id)).toBeNull();
+      expect(await store().addUserMessage(alice, id, "Still there?")).toBeNull();
+      expect(await store().findReference(alice, saved.messageId, pdfReferenceId)).toBeNull();
+      const token = { token: "renewed", expires_at: "2030-01-01T00:00:00.000Z" };
+      for (const referenceId of [pdfReferenceId, paragraphReference.id]) {
+        expect(await store().replaceReferenceToken(alice, saved.messageId, referenceId, token)).toBe(false);
+      }
+      expect(await store().deleteConversation(alice, id)).toBe(false);
+      expect(await store().renameConversation(alice, id, "Back")).toBeNull();
+    });
+
+    it("lets nobody but its user rename or delete a conversation", async () => {
+      const alice = user();
+      const mallory = user();
+      const { id } = await store().createConversation(alice, "Private");
+      const saved = answer();
+      await store().saveAnswer(alice, id, saved.messageId, saved, { partial: false });
+      const before = await store().getConversation(alice, id);
+
+      expect(await store().renameConversation(mallory, id, "Taken")).toBeNull();
+      expect(await store().deleteConversation(mallory, id)).toBe(false);
+
+      expect(await store().getConversation(alice, id)).toEqual(before);
+      expect(await store().listMessages(alice, id)).toHaveLength(1);
+      expect(await store().findReference(alice, saved.messageId, pdfReferenceId)).not.toBeNull();
     });
   });
 }

@@ -4,7 +4,10 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { postgresAvailable, startPostgres } from "../../service/testing/postgres.ts";
+import { readFixture } from "../core/fixtures/fixture-streams.ts";
+import { reduceAnswerText } from "../core/index.ts";
 import { createMemoryServiceStore } from "./memory-service-store.ts";
+import { newMessageId } from "./message-id.ts";
 import { describeServiceStoreContract } from "./service-store.contract.ts";
 import { titleFrom } from "./service-store.ts";
 import { serviceStoreMigrationSql, serviceStoreSql } from "./sql/service-store-schema.ts";
@@ -74,6 +77,26 @@ describe("the SQL schema", () => {
       "cited_messages",
       "cited_references",
     ]);
+  });
+});
+
+describe("the SQL store", () => {
+  it("leaves no message or reference row of a deleted conversation behind", async () => {
+    const database = pglite();
+    const store = createSqlServiceStore({ client: database, schema: "deleting" });
+    await store.migrate();
+    const { id } = await store.createConversation("alice");
+    await store.addUserMessage("alice", id, "What is R?");
+    const answer = { ...reduceAnswerText(readFixture("answer-stream.ndjson")), messageId: newMessageId() };
+    await store.saveAnswer("alice", id, answer.messageId, answer, { partial: false });
+
+    await store.deleteConversation("alice", id);
+
+    const left = await database.query<{ messages: number; references: number }>(
+      `select (select count(*)::int from deleting.cited_messages) as messages,
+              (select count(*)::int from deleting.cited_references) as references`,
+    );
+    expect(left.rows).toEqual([{ messages: 0, references: 0 }]);
   });
 });
 

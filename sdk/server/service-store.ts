@@ -41,6 +41,17 @@ export interface ServiceStore {
   /** The user's conversations, most recently active first. */
   listConversations(userId: string): Promise<Conversation[]>;
   getConversation(userId: string, conversationId: string): Promise<Conversation | null>;
+  /**
+   * Gives the conversation a new title (trimmed; a ZodError unless 1 to 200 characters). Its
+   * `updatedAt` and place in the list stay: only questions and answers make a conversation
+   * recently active. Null when the conversation is not the user's.
+   */
+  renameConversation(userId: string, conversationId: string, title: string): Promise<Conversation | null>;
+  /**
+   * Deletes the conversation with its messages and the user's ownership of their references, so
+   * their PDFs can no longer be served. False when the conversation is not the user's.
+   */
+  deleteConversation(userId: string, conversationId: string): Promise<boolean>;
   /** Appends the user's question; null when the conversation is not the user's. */
   addUserMessage(userId: string, conversationId: string, text: string): Promise<StoredMessage | null>;
   /**

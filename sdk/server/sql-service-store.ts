@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   type AnswerState,
   answerStateSchema,
+  conversationRenameSchema,
   conversationSchema,
   pdfTokenSchema,
   referenceSchema,
@@ -133,6 +134,28 @@ export function createSqlServiceStore(options: SqlServiceStoreOptions): SqlServi
         [conversationId, userId],
       );
       return row === undefined ? null : conversationRowSchema.parse(row);
+    },
+
+    async renameConversation(userId, conversationId, title) {
+      const { title: trimmed } = conversationRenameSchema.parse({ title });
+      if (!isUuid(conversationId)) return null;
+      // Neither updated_at nor activity: a new title is not activity, so the list keeps its order.
+      const [row] = await rows(
+        `update ${conversations} set title = $3 where id = $1 and user_id = $2
+         returning id, title, created_at, updated_at`,
+        [conversationId, userId, trimmed],
+      );
+      return row === undefined ? null : conversationRowSchema.parse(row);
+    },
+
+    async deleteConversation(userId, conversationId) {
+      if (!isUuid(conversationId)) return false;
+      // Its messages and their reference rows go with it: both foreign keys are "on delete cascade".
+      const deleted = await rows(
+        `delete from ${conversations} where id = $1 and user_id = $2 returning 1 as deleted`,
+        [conversationId, userId],
+      );
+      return deleted.length > 0;
     },
 
     async addUserMessage(userId, conversationId, text) {

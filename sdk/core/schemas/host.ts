@@ -11,6 +11,7 @@ export const conversationSchema = z.object({
   id: z.guid(),
   title: z.string().nullable(),
   createdAt: z.iso.datetime({ offset: true }),
+  /** When the last question or answer was stored (renaming does not count), else `createdAt`. */
   updatedAt: z.iso.datetime({ offset: true }),
 });
 
@@ -46,9 +47,13 @@ export const storedMessageSchema = z.object({
   createdAt: z.iso.datetime({ offset: true }),
 });
 
-export const conversationCreateSchema = z.object({
-  title: z.string().trim().min(1).max(200).optional(),
-});
+/** A title as a user types it: trimmed, then 1 to 200 characters. */
+export const conversationTitleSchema = z.string().trim().min(1).max(200);
+
+export const conversationCreateSchema = z.object({ title: conversationTitleSchema.optional() });
+
+/** The body of `PATCH /conversations/{id}`. */
+export const conversationRenameSchema = z.object({ title: conversationTitleSchema });
 
 export const conversationListSchema = z.object({ conversations: z.array(conversationSchema) });
 export const messageListSchema = z.object({ messages: z.array(storedMessageSchema) });
@@ -70,6 +75,7 @@ export const serviceUpdateTypes = ["answer", "saved"] as const;
 export type Conversation = z.infer<typeof conversationSchema>;
 export type StoredMessage = z.infer<typeof storedMessageSchema>;
 export type ConversationCreate = z.infer<typeof conversationCreateSchema>;
+export type ConversationRename = z.infer<typeof conversationRenameSchema>;
 export type HostAskRequest = z.infer<typeof hostAskRequestSchema>;
 export type HostRagRequest = z.input<typeof hostRagRequestSchema>;
 export type AnswerUpdate = z.infer<typeof answerUpdateSchema>;
