@@ -37,6 +37,19 @@ describe("createServiceHandler: guards", () => {
     expect((await call("POST", "/conversations", { body: "{}" })).status).toBe(201);
   });
 
+  it.each([
+    ["another origin", "https://evil.example"],
+    ["no origin", null],
+  ])("refuses a rename or a delete from %s (403), and the conversation stays as it was", async (_, from) => {
+    const { call, store } = setup();
+    const conversation = await store.createConversation("alice", "Mine");
+    const path = `/conversations/${conversation.id}`;
+
+    expect((await call("PATCH", path, { body: '{"title":"Forged"}', origin: from })).status).toBe(403);
+    expect((await call("DELETE", path, { origin: from })).status).toBe(403);
+    expect(await store.getConversation("alice", conversation.id)).toEqual(conversation);
+  });
+
   it("answers 413 for a body over the limit, whatever Content-Length says", async () => {
     const { call, serviceRequests } = setup(recordedService, { maxBodyBytes: 1024 });
     const response = await call("POST", `/conversations/${crypto.randomUUID()}/ask`, {
@@ -108,6 +121,79 @@ describe("createServiceHandler: guards", () => {
     expect(response.status).toBe(500);
     expect((await problemOf(response)).detail).not.toContain("db down");
     expect(errors).toEqual([new Error("db down")]);
+  });
+});
+
+describe("createServiceHandler: one conversation", () => {
+  it("reads, renames (trimming the title) and deletes the user's conversation", async () => {
+    const { call, store } = setup();
+    const { id } = await store.createConversation("alice", "Installing R");
+
+    expect(await (await call("GET", `/conversations/${id}`)).json()).toMatchObject({
+      id,
+      title: "Installing R",
+    });
+    const renamed = await call("PATCH", `/conversations/${id}`, { body: '{"title":"  Plotting  "}' });
+    expect(renamed.status).toBe(200);
+    expect(await renamed.json()).toEqual(await store.getConversation("alice", id));
+    expect((await store.getConversation("alice", id))?.title).toBe("Plotting");
+
+    const deleted = await call("DELETE", `/conversations/${id}`);
+    expect(deleted.status).toBe(204);
+    expect(await deleted.text()).toBe("");
+    expect(deleted.headers.get("X-Request-ID")).toMatch(/^req_/);
+    expect(await store.listConversations("alice")).toEqual([]);
+    expect((await call("GET", `/conversations/${id}/messages`)).status).toBe(404);
+  });
+
+  it("stops serving the PDFs of a deleted conversation's answers (403), without asking the service", async () => {
+    const { call, serviceRequests } = setup();
+    const { id } = (await (await call("POST", "/conversations", { body: "{}" })).json()) as { id: string };
+    await ndjsonLines(await call("POST", `/conversations/${id}/ask`, { body: '{"message":"What is R?"}' }));
+    const pdf = `/pdf/msg_4kT9xVb2QwLp7Rz/${pdfReferenceId}`;
+    expect((await call("GET", pdf)).status).toBe(200);
+
+    await call("DELETE", `/conversations/${id}`);
+
+    const calls = serviceRequests.length;
+    expect((await call("GET", pdf)).status).toBe(403);
+    expect(serviceRequests).toHaveLength(calls);
+  });
+
+  it("answers 404 to reading, renaming or deleting another user's conversation, and leaves it alone", async () => {
+    const { call, store } = setup();
+    const bobs = await store.createConversation("bob", "Bob's");
+    const path = `/conversations/${bobs.id}`;
+
+    expect((await call("GET", path)).status).toBe(404);
+    expect((await call("PATCH", path, { body: '{"title":"Taken"}' })).status).toBe(404);
+    expect((await call("DELETE", path)).status).toBe(404);
+    expect((await call("DELETE", `/conversations/${crypto.randomUUID()}`)).status).toBe(404);
+    expect(await store.getConversation("bob", bobs.id)).toEqual(bobs);
+  });
+
+  it.each([
+    ["an empty title", { title: "   " }],
+    ["a title of 201 characters", { title: "a".repeat(201) }],
+    ["no title", {}],
+  ])("answers 422 for a rename with %s, naming the field", async (_, body) => {
+    const { call, store } = setup();
+    const { id } = await store.createConversation("alice", "Installing R");
+
+    const response = await call("PATCH", `/conversations/${id}`, { body: JSON.stringify(body) });
+
+    expect(response.status).toBe(422);
+    expect((await problemOf(response)).errors?.map((error) => error.path)).toContain("title");
+    expect((await store.getConversation("alice", id))?.title).toBe("Installing R");
+  });
+
+  it("names the methods a conversation takes when another is used (405)", async () => {
+    const { call } = setup();
+
+    const response = await call("POST", `/conversations/${crypto.randomUUID()}`, { body: "{}" });
+
+    expect(response.status).toBe(405);
+    expect(response.headers.get("Allow")).toBe("GET, PATCH, DELETE");
   });
 });
 

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import {
   conversationCreateSchema,
+  conversationRenameSchema,
   hostAskRequestSchema,
   hostRagRequestSchema,
   idUserSchema,
@@ -27,7 +28,7 @@ export interface ServiceHandlerConfig {
   assistantId: string;
   /** The assistant key, from server-only env. */
   apiKey: string;
-  /** The host app's origin (or origins); a POST from any other `Origin` is refused with 403. */
+  /** The host app's origin (or origins); any request but GET from another `Origin` is refused with 403. */
   allowedOrigin: string | readonly string[];
   /** The signed-in user of a request, or null (401). Check the session here, not in a proxy. */
   authenticate(request: Request): Promise<AuthenticatedUser | null>;
@@ -44,11 +45,14 @@ export interface ServiceHandlerConfig {
   onError?(error: unknown, context: { requestId: string }): void;
 }
 
-/** A Fetch API handler; `GET` and `POST` are the same function, for `export const { GET, POST } = …`. */
-export type ServiceHandler = ((request: Request) => Promise<Response>) & {
-  GET: (request: Request) => Promise<Response>;
-  POST: (request: Request) => Promise<Response>;
-};
+type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+
+/**
+ * A Fetch API handler; `GET`, `POST`, `PATCH` and `DELETE` are the same function, for
+ * `export const { GET, POST, PATCH, DELETE } = …` in a Next.js route.
+ */
+export type ServiceHandler = ((request: Request) => Promise<Response>) &
+  Record<HttpMethod, (request: Request) => Promise<Response>>;
 
 interface RouteContext {
   request: Request;
@@ -61,7 +65,7 @@ type RouteHandler = (context: RouteContext) => Promise<Response>;
 
 interface Route {
   pattern: readonly string[];
-  method: "GET" | "POST";
+  method: HttpMethod;
   run: RouteHandler;
 }
 
@@ -70,6 +74,8 @@ const userSchema = z.object({ id: z.string().min(1), externalUserId: idUserSchem
 /**
  * Creates the host's route handler. Routes under `mountPath`:
  * - `POST /conversations` `{ title? }` → the conversation; `GET /conversations` → `{ conversations }`
+ * - `GET /conversations/{id}` → the conversation; `PATCH` `{ title }` → the renamed conversation;
+ *   `DELETE` → 204, its messages and their references gone
  * - `GET /conversations/{id}/messages` → `{ messages }`
  * - `POST /conversations/{id}/ask` `{ message, detail_level?, technicality_level? }` → NDJSON of
  *   `{"type":"answer","answer"}` … `{"type":"saved","messageId"}`
@@ -77,13 +83,13 @@ const userSchema = z.object({ id: z.string().min(1), externalUserId: idUserSchem
  * - `GET /pdf/{messageId}/{referenceId}[?page=n]` → `application/pdf` with `X-Pdf-Slice-Start`
  *   and `X-Pdf-Page-Count`, after checking that the user owns the reference
  *
- * Every POST must come from `allowedOrigin` (403), every request needs a user (401), bodies are
- * limited to `maxBodyBytes` (413) and validated (422). Errors are `application/problem+json`
- * with a `request_id`, never a stack. Refuses to run in a browser.
+ * Every request but GET must come from `allowedOrigin` (403), every request needs a user (401),
+ * bodies are limited to `maxBodyBytes` (413) and validated (422). Errors are
+ * `application/problem+json` with a `request_id`, never a stack. Refuses to run in a browser.
  *
  * @example
  * // app/api/cited/[...path]/route.ts
- * export const { GET, POST } = createServiceHandler({
+ * export const { GET, POST, PATCH, DELETE } = createServiceHandler({
  *   baseUrl: env.CITED_BASE_URL, assistantId: env.CITED_ASSISTANT_ID, apiKey: env.CITED_API_KEY,
  *   allowedOrigin: env.APP_ORIGIN, authenticate, store: createSqlServiceStore({ client: pool }),
  * });
@@ -124,13 +130,32 @@ export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandl
       },
     },
     {
+      pattern: ["conversations", ":id"],
+      method: "GET",
+      run: async ({ user, params: [id] }) =>
+        json(orNoConversation(await store.getConversation(user.id, id!))),
+    },
+    {
+      pattern: ["conversations", ":id"],
+      method: "PATCH",
+      run: async ({ request, user, params: [id] }) => {
+        const { title } = parseBody(conversationRenameSchema, await body(request));
+        return json(orNoConversation(await store.renameConversation(user.id, id!, title)));
+      },
+    },
+    {
+      pattern: ["conversations", ":id"],
+      method: "DELETE",
+      run: async ({ user, params: [id] }) => {
+        if (!(await store.deleteConversation(user.id, id!))) throw noConversation();
+        return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
+      },
+    },
+    {
       pattern: ["conversations", ":id", "messages"],
       method: "GET",
-      run: async ({ user, params: [id] }) => {
-        const messages = await store.listMessages(user.id, id!);
-        if (!messages) throw noConversation();
-        return json({ messages });
-      },
+      run: async ({ user, params: [id] }) =>
+        json({ messages: orNoConversation(await store.listMessages(user.id, id!)) }),
     },
     {
       pattern: ["conversations", ":id", "ask"],
@@ -219,7 +244,7 @@ export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandl
     const requestId = `req_${crypto.randomUUID().replaceAll("-", "")}`;
     try {
       const { route, params } = matchRoute(routes, request, mountPath);
-      if (request.method === "POST") checkOrigin(request, allowedOrigins);
+      if (request.method !== "GET" && request.method !== "HEAD") checkOrigin(request, allowedOrigins);
       const user = await config.authenticate(request);
       if (user === null) throw new HandlerProblem(401, "unauthenticated", "Sign in first.");
       const checkedUser = userSchema.safeParse(user);
@@ -242,7 +267,7 @@ export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandl
     }
   }
 
-  return Object.assign(handle, { GET: handle, POST: handle });
+  return Object.assign(handle, { GET: handle, POST: handle, PATCH: handle, DELETE: handle });
 }
 
 function matchRoute(
@@ -284,7 +309,10 @@ function matchPattern(pattern: readonly string[], segments: readonly string[]): 
   return params;
 }
 
-/** Cookies ride along on cross-site POSTs; the Origin header is what a forged form cannot fake. */
+/**
+ * Cookies ride along on cross-site requests; the Origin header is what a forged form or script
+ * cannot fake, and browsers send it on every request but GET and HEAD.
+ */
 function checkOrigin(request: Request, allowed: ReadonlySet<string>): void {
   const origin = request.headers.get("Origin");
   if (origin === null || !allowed.has(origin)) {
@@ -294,6 +322,12 @@ function checkOrigin(request: Request, allowed: ReadonlySet<string>): void {
 
 function noConversation(): HandlerProblem {
   return new HandlerProblem(404, "not_found", "No such conversation.");
+}
+
+/** The store's answer for a conversation of the user; its null (not the user's, or unknown) is a 404. */
+function orNoConversation<Value>(value: Value | null): Value {
+  if (value === null) throw noConversation();
+  return value;
 }
 
 function json(value: unknown, status = 200): Response {

@@ -57,7 +57,8 @@ export function setup(responder: Responder = recordedService, options: { maxBody
   ) => {
     const headers: Record<string, string> = { ...init.headers };
     if (init.user !== null) headers["X-Test-User"] = init.user ?? "alice";
-    if (init.origin !== null && method === "POST") headers.Origin = init.origin ?? origin;
+    // As browsers do: Origin on every same-origin request but GET and HEAD.
+    if (init.origin !== null && method !== "GET" && method !== "HEAD") headers.Origin = init.origin ?? origin;
     if (typeof init.body === "string" && !headers["Content-Type"])
       headers["Content-Type"] = "application/json";
     return handler(
