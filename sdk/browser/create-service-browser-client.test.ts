@@ -7,6 +7,7 @@ import {
   ApiConnectionError,
   AuthenticationError,
   CitedApiError,
+  NotFoundError,
   PermissionDeniedError,
   SDK_VERSION,
   UnprocessableEntityError,
@@ -152,6 +153,37 @@ describe("createServiceBrowserClient: other calls", () => {
     expect(await cited.listConversations()).toEqual([conversation]);
     const messages = await cited.messages(conversationId);
     expect(messages[1]?.answer).toEqual(answer);
+  });
+
+  it("reads, renames and deletes one conversation", async () => {
+    const renamed = { ...conversation, title: "Plots in R" };
+    const { cited, requests } = client((request) => {
+      if (request.method === "DELETE") return new Response(null, { status: 204 });
+      return Response.json(request.method === "PATCH" ? renamed : conversation);
+    });
+
+    expect(await cited.conversation(conversationId)).toEqual(conversation);
+    expect(await cited.renameConversation(conversationId, "Plots in R")).toEqual(renamed);
+    expect(await cited.deleteConversation(conversationId)).toBeUndefined();
+
+    const url = `http://app.test/api/cited/conversations/${conversationId}`;
+    expect(requests.map((request) => [request.method, request.url])).toEqual([
+      ["GET", url],
+      ["PATCH", url],
+      ["DELETE", url],
+    ]);
+    expect(requests[1]?.headers.get("Content-Type")).toBe("application/json");
+    expect(await requests[1]?.json()).toEqual({ title: "Plots in R" });
+    expect(await requests[2]?.text()).toBe("");
+  });
+
+  it("says NotFoundError when the conversation to rename or delete is gone or not the user's", async () => {
+    const { cited } = client(() => problemResponse(404, "not_found"));
+
+    expect(NotFoundError.isInstance(await rejection(cited.renameConversation(conversationId, "x")))).toBe(
+      true,
+    );
+    expect(NotFoundError.isInstance(await rejection(cited.deleteConversation(conversationId)))).toBe(true);
   });
 
   it("rejects a response outside the contract", async () => {

@@ -55,6 +55,11 @@ export interface BrowserPdfSlice {
 export interface ServiceBrowserClient {
   createConversation(title?: string, options?: RequestOptions): Promise<Conversation>;
   listConversations(options?: RequestOptions): Promise<Conversation[]>;
+  conversation(conversationId: string, options?: RequestOptions): Promise<Conversation>;
+  /** The title is trimmed, 1 to 200 characters (else `UnprocessableEntityError`); the list order stays. */
+  renameConversation(conversationId: string, title: string, options?: RequestOptions): Promise<Conversation>;
+  /** Deletes the conversation with its messages; its answers' PDFs are no longer served. */
+  deleteConversation(conversationId: string, options?: RequestOptions): Promise<void>;
   messages(conversationId: string, options?: RequestOptions): Promise<StoredMessage[]>;
   /** Answer snapshots as they stream, then `saved` with the stored message id. Abort with `signal`. */
   ask(
@@ -76,6 +81,7 @@ export interface ServiceBrowserClient {
  * @example
  * const cited = createServiceBrowserClient({ endpoint: "/api/cited" });
  * const conversation = await cited.createConversation();
+ * await cited.renameConversation(conversation.id, "Plotting");
  * for await (const update of cited.ask(conversation.id, "What is R?")) {
  *   if (update.type === "answer") render(update.answer);
  *   else console.log("saved as", update.messageId);
@@ -146,6 +152,32 @@ export function createServiceBrowserClient(options: ServiceBrowserClientOptions)
     async listConversations(requestOptions) {
       const response = await send(path("conversations"), { method: "GET", ...signalOf(requestOptions) });
       return (await readJson(response, conversationListSchema)).conversations;
+    },
+
+    async conversation(conversationId, requestOptions) {
+      const response = await send(path("conversations", conversationId), {
+        method: "GET",
+        ...signalOf(requestOptions),
+      });
+      return readJson(response, conversationSchema);
+    },
+
+    async renameConversation(conversationId, title, requestOptions) {
+      const response = await send(path("conversations", conversationId), {
+        method: "PATCH",
+        json: { title },
+        ...signalOf(requestOptions),
+      });
+      return readJson(response, conversationSchema);
+    },
+
+    async deleteConversation(conversationId, requestOptions) {
+      const response = await send(path("conversations", conversationId), {
+        method: "DELETE",
+        ...signalOf(requestOptions),
+      });
+      // A 204 has no body; anything a host sends anyway is let go rather than left open.
+      await response.body?.cancel();
     },
 
     async messages(conversationId, requestOptions) {
