@@ -1,0 +1,95 @@
+"use client";
+/** The card a citation shows on hover or focus: source, page, quote, how well it supports the claim. */
+import type { Claim } from "../core/index.ts";
+import type { NumberedReference } from "./answer-pieces.ts";
+import { referenceLocation, supportLevel, supportWords } from "./evidence-labels.ts";
+
+export interface CitationPreviewProps {
+  id: string;
+  sources: NumberedReference[];
+  /** Which of `sources` is shown. */
+  index: number;
+  claim: Claim | null;
+  /** Left and top in pixels inside the answer, and the card's width. */
+  position: { left: number; top: number; width: number };
+  /** Why the source cannot open yet (the answer is still being saved), or null. */
+  openHint: string | null;
+  onStep(index: number): void;
+  onOpen(): void;
+  onPointerEnter(): void;
+  onPointerLeave(): void;
+}
+
+export function CitationPreview(props: CitationPreviewProps) {
+  const { sources, index, claim } = props;
+  const current = sources[index];
+  if (current === undefined) return null;
+  const { reference, number } = current;
+  const location = referenceLocation(reference);
+  const level = claim ? supportLevel(claim) : null;
+  const many = sources.length > 1;
+
+  return (
+    <section
+      id={props.id}
+      aria-label="Source preview"
+      className="cited-preview"
+      data-testid="cited-preview"
+      style={{ left: props.position.left, top: props.position.top, width: props.position.width }}
+      onMouseEnter={props.onPointerEnter}
+      onMouseLeave={props.onPointerLeave}
+    >
+      <p className="cited-preview__source">
+        {number === null ? null : <span className="cited-preview__number">{number}</span>}
+        <span className="cited-preview__title">{reference.title}</span>
+        {location ? <span className="cited-preview__location">{location}</span> : null}
+      </p>
+      <blockquote className="cited-preview__quote">{reference.quote}</blockquote>
+      {claim && level ? (
+        <p className="cited-preview__support" data-support={level}>
+          <span className="cited-support-meter" aria-hidden="true">
+            <span style={{ width: `${Math.round(claim.support * 100)}%` }} />
+          </span>
+          {supportWords[level]} ({Math.round(claim.support * 100)}%)
+        </p>
+      ) : null}
+      <div className="cited-preview__actions">
+        {many ? (
+          <span className="cited-preview__stepper">
+            <button
+              type="button"
+              className="cited-button cited-button--icon"
+              aria-label="Previous source"
+              tabIndex={-1}
+              onClick={() => props.onStep((index - 1 + sources.length) % sources.length)}
+            >
+              ‹
+            </button>
+            <span aria-live="polite">
+              {index + 1} / {sources.length}
+            </span>
+            <button
+              type="button"
+              className="cited-button cited-button--icon"
+              aria-label="Next source"
+              tabIndex={-1}
+              onClick={() => props.onStep((index + 1) % sources.length)}
+            >
+              ›
+            </button>
+          </span>
+        ) : null}
+        {props.openHint ? (
+          <span className="cited-muted">{props.openHint}</span>
+        ) : (
+          <button type="button" className="cited-button" tabIndex={-1} onClick={props.onOpen}>
+            Open source
+          </button>
+        )}
+      </div>
+      {many ? (
+        <p className="cited-sr-only">Use the left and right arrow keys for the other sources.</p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,29 @@
+/** sdk/react: the components a person sees — an answer with its citations, and the evidence behind them. */
+
+export {
+  type AnswerPiece,
+  answerPieces,
+  type ChipPiece,
+  type ClaimPiece,
+  type NumberedReference,
+  type TextPiece,
+} from "./answer-pieces.ts";
+export { CitedAnswer, type CitedAnswerProps, type OpenedEvidence } from "./cited-answer.tsx";
+export {
+  citationLabel,
+  clockTime,
+  pageLabel,
+  referenceLocation,
+  type SupportLevel,
+  supportLevel,
+} from "./evidence-labels.ts";
+export { PdfEvidence, type PdfEvidenceProps } from "./pdf-evidence.tsx";
+export { forgetPdfSlices, type LoadPdf, type PdfSlice, type PdfSliceRequest } from "./pdf-slice-cache.ts";
+export type { PdfDocumentOptions } from "./pdf-slice-viewer.tsx";
+export {
+  chartHintText,
+  type EvidenceContext,
+  ReferenceEvidence,
+  type ReferenceEvidenceProps,
+  type RenderEvidence,
+} from "./reference-evidence.tsx";

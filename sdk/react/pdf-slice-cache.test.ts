@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { forgetPdfSlices, type LoadPdf, loadPdfSlice, type PdfSlice } from "./pdf-slice-cache.ts";
+
+afterEach(() => forgetPdfSlices());
+
+const request = { messageId: "msg_shared000001", referenceId: "ref_shared000001" };
+
+function sliceOf(label: string): PdfSlice {
+  return { bytes: new TextEncoder().encode(`%PDF ${label}`), sliceStart: 4, pageCount: 3 };
+}
+
+function loaderOf(label: string) {
+  return vi.fn<LoadPdf>(async () => sliceOf(label));
+}
+
+const textOf = (slice: PdfSlice) => new TextDecoder().decode(slice.bytes);
+
+describe("PDF slices per account", () => {
+  it("never hands account A's slice to account B, even for the same message and reference", async () => {
+    const loadForAlice = loaderOf("alice");
+    const loadForBob = loaderOf("bob");
+    expect(textOf(await loadPdfSlice("app:tenant:alice", request, loadForAlice))).toBe("%PDF alice");
+    expect(textOf(await loadPdfSlice("app:tenant:bob", request, loadForBob))).toBe("%PDF bob");
+    expect(loadForBob).toHaveBeenCalledTimes(1);
+  });
+
+  it("loads a slice once per account and reference, whoever asks again", async () => {
+    const load = loaderOf("alice");
+    const first = loadPdfSlice("app:tenant:alice", request, load);
+    const second = loadPdfSlice("app:tenant:alice", request, load);
+    expect(second).toBe(first);
+    await loadPdfSlice("app:tenant:alice", { ...request, page: 7 }, load);
+    expect(load).toHaveBeenCalledTimes(2);
+    expect(load).toHaveBeenLastCalledWith(request.messageId, request.referenceId, { page: 7 });
+  });
+
+  it("does not keep a failed load, so the next attempt asks the host again", async () => {
+    const load = vi
+      .fn<LoadPdf>()
+      .mockRejectedValueOnce(new Error("offline"))
+      .mockResolvedValueOnce(sliceOf("alice"));
+    await expect(loadPdfSlice("app:tenant:alice", request, load)).rejects.toThrow("offline");
+    expect(textOf(await loadPdfSlice("app:tenant:alice", request, load))).toBe("%PDF alice");
+  });
+
+  it("forgets one account's slices at sign-out and keeps the others'", async () => {
+    const load = loaderOf("any");
+    await loadPdfSlice("app:tenant:alice", request, load);
+    await loadPdfSlice("app:tenant:bob", request, load);
+    forgetPdfSlices("app:tenant:alice");
+    await loadPdfSlice("app:tenant:bob", request, load);
+    expect(load).toHaveBeenCalledTimes(2);
+    await loadPdfSlice("app:tenant:alice", request, load);
+    expect(load).toHaveBeenCalledTimes(3);
+  });
+
+  it("keeps a bounded number of slices, dropping the least recently used", async () => {
+    const load = loaderOf("any");
+    for (let index = 0; index < 30; index += 1) {
+      await loadPdfSlice("app:tenant:alice", { ...request, page: index }, load);
+    }
+    await loadPdfSlice("app:tenant:alice", { ...request, page: 29 }, load);
+    expect(load).toHaveBeenCalledTimes(30);
+    await loadPdfSlice("app:tenant:alice", { ...request, page: 0 }, load);
+    expect(load).toHaveBeenCalledTimes(31);
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * Loaded PDF slices, kept per account: every entry is keyed by `authScope`, so a slice loaded
+ * while one account was signed in is never handed to another account in the same browser.
+ */
+
+/** A slice of a cited PDF: `pageCount` pages starting at the document's 0-based page `sliceStart`. */
+export interface PdfSlice {
+  bytes: Uint8Array;
+  sliceStart: number;
+  pageCount: number;
+}
+
+export interface PdfSliceRequest {
+  messageId: string;
+  referenceId: string;
+  /** A page of a quote that spans pages; the reference's first page when absent. */
+  page?: number;
+}
+
+/**
+ * Loads a slice through the host's endpoint; `createServiceBrowserClient(...).pdf` fits as it is.
+ *
+ * @example
+ * const loadPdf: LoadPdf = (messageId, referenceId, options) => cited.pdf(messageId, referenceId, options);
+ */
+export type LoadPdf = (
+  messageId: string,
+  referenceId: string,
+  options: { page?: number; signal?: AbortSignal },
+) => Promise<PdfSlice>;
+
+/** Slices kept at once across accounts; a long chat cites more, and the oldest are loaded again. */
+const capacity = 24;
+const slices = new Map<string, Promise<PdfSlice>>();
+
+function cacheKey(authScope: string, request: PdfSliceRequest): string {
+  return JSON.stringify([authScope, request.messageId, request.referenceId, request.page ?? null]);
+}
+
+/**
+ * The slice for `request` in `authScope`: the cached one, or a new load. A failed load is not
+ * kept, so the next call tries again.
+ */
+export function loadPdfSlice(
+  authScope: string,
+  request: PdfSliceRequest,
+  loadPdf: LoadPdf,
+): Promise<PdfSlice> {
+  const key = cacheKey(authScope, request);
+  const cached = slices.get(key);
+  if (cached) {
+    slices.delete(key);
+    slices.set(key, cached);
+    return cached;
+  }
+  const options = request.page === undefined ? {} : { page: request.page };
+  const loading = loadPdf(request.messageId, request.referenceId, options);
+  slices.set(key, loading);
+  loading.catch(() => {
+    if (slices.get(key) === loading) slices.delete(key);
+  });
+  while (slices.size > capacity) {
+    const oldest = slices.keys().next().value;
+    if (oldest === undefined) break;
+    slices.delete(oldest);
+  }
+  return loading;
+}
+
+/**
+ * Drops cached slices: those of one account (call it when that account signs out), or all.
+ *
+ * @example
+ * await signOut();
+ * forgetPdfSlices(authScope);
+ */
+export function forgetPdfSlices(authScope?: string): void {
+  for (const key of [...slices.keys()]) {
+    if (authScope === undefined || (JSON.parse(key) as unknown[])[0] === authScope) slices.delete(key);
+  }
+}

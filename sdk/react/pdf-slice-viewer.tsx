@@ -1,0 +1,126 @@
+"use client";
+/**
+ * The react-pdf part of `PdfEvidence`, loaded only in the browser (pdfjs touches `DOMMatrix` as it
+ * loads). Pages are rendered at the container's width times the zoom, and each highlight box is
+ * placed from the reference's page coordinates scaled to that width, never from text-layer spans,
+ * so the boxes stay on their lines at every size.
+ */
+import { useCallback, useMemo, useRef, useState } from "react";
+import { Document, Page, pdfjs } from "react-pdf";
+import "react-pdf/dist/Page/TextLayer.css";
+import { type PdfSpanLocation, scaleRect } from "../core/index.ts";
+import type { PdfSlice } from "./pdf-slice-cache.ts";
+import { useElementWidth } from "./use-element-width.ts";
+
+// Set in the module that renders <Document>, as react-pdf asks; pdfjs-dist is react-pdf's own dependency.
+pdfjs.GlobalWorkerOptions.workerSrc = new URL(
+  "pdfjs-dist/build/pdf.worker.min.mjs",
+  import.meta.url,
+).toString();
+
+/** pdfjs options for the document (`cMapUrl`, `standardFontDataUrl`, …); pass a stable object. */
+export type PdfDocumentOptions = Record<string, unknown>;
+
+export interface PdfSliceViewerProps {
+  slice: PdfSlice;
+  /** The quote's pages, placed in the slice (`pageInSlice`). */
+  spans: PdfSpanLocation[];
+  /** 1 fits the page to the width; 2 is twice that. */
+  zoom: number;
+  documentOptions?: PdfDocumentOptions;
+  /** Called once the cited page is drawn and scrolled into view. */
+  onCitedPageShown?(): void;
+  onError(error: Error): void;
+}
+
+const noOptions: PdfDocumentOptions = {};
+
+export default function PdfSliceViewer({
+  slice,
+  spans,
+  zoom,
+  documentOptions = noOptions,
+  onCitedPageShown,
+  onError,
+}: PdfSliceViewerProps) {
+  const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
+  const [measured, setMeasured] = useState<HTMLDivElement | null>(null);
+  const width = useElementWidth(measured);
+  const pageWidth = Math.max(120, Math.floor(width * zoom));
+  // pdfjs hands the bytes to its worker and detaches them: give it a copy, keep the cached slice intact.
+  const file = useMemo(() => ({ data: slice.bytes.slice() }), [slice]);
+  const citedPage = spans[0]?.pageInSlice ?? 0;
+  // The zoom at which the highlight was last scrolled into view: a new zoom scrolls to it again.
+  const scrolledAtZoom = useRef<number | null>(null);
+
+  const spansByPage = useMemo(() => {
+    const byPage = new Map<number, PdfSpanLocation>();
+    for (const span of spans) if (span.pageInSlice !== undefined) byPage.set(span.pageInSlice, span);
+    return byPage;
+  }, [spans]);
+
+  const showCitedPage = useCallback(() => {
+    if (scrolledAtZoom.current === zoom || scroller === null) return;
+    const target = scroller.querySelector<HTMLElement>("[data-cited-highlight]");
+    if (target === null) return;
+    scrolledAtZoom.current = zoom;
+    const offset = target.getBoundingClientRect().top - scroller.getBoundingClientRect().top;
+    scroller.scrollTop += offset - scroller.clientHeight / 3;
+    onCitedPageShown?.();
+  }, [scroller, zoom, onCitedPageShown]);
+
+  return (
+    <div ref={setScroller} className="cited-pdf__scroller" data-testid="cited-pdf-pages">
+      <div ref={setMeasured} className="cited-pdf__measure" />
+      {width > 0 ? (
+        <Document
+          file={file}
+          options={documentOptions}
+          onLoadError={onError}
+          onSourceError={onError}
+          loading={null}
+          error={null}
+          suspense={false}
+          className="cited-pdf__document"
+        >
+          {Array.from({ length: slice.pageCount }, (_, index) => {
+            const span = spansByPage.get(index);
+            return (
+              <div
+                // biome-ignore lint/suspicious/noArrayIndexKey: a slice's pages are fixed by their position.
+                key={index}
+                className="cited-pdf__page-frame"
+                data-page-index={slice.sliceStart + index}
+              >
+                <Page
+                  pageNumber={index + 1}
+                  width={pageWidth}
+                  renderAnnotationLayer={false}
+                  suspense={false}
+                  className="cited-pdf__page"
+                  loading={null}
+                  onRenderSuccess={index === citedPage ? showCitedPage : undefined}
+                  onRenderError={onError}
+                >
+                  {span?.rects.map((rect, rectIndex) => {
+                    const box = scaleRect(rect, span.pageWidth, pageWidth);
+                    return (
+                      <span
+                        // biome-ignore lint/suspicious/noArrayIndexKey: one box per line, in line order.
+                        key={rectIndex}
+                        className="cited-pdf__highlight"
+                        data-cited-highlight=""
+                        data-page-index={span.pageIndex}
+                        style={{ left: box.left, top: box.top, width: box.width, height: box.height }}
+                      />
+                    );
+                  })}
+                </Page>
+              </div>
+            );
+          })}
+        </Document>
+      ) : null}
+    </div>
+  );
+}

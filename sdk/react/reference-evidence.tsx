@@ -1,0 +1,230 @@
+"use client";
+/**
+ * ReferenceEvidence: the evidence behind one reference, whatever its kind. PDF highlights open in
+ * `PdfEvidence`; paragraphs, tables, transcripts, catalogue records and links are drawn as text;
+ * images and video players come from the host's `renderEvidence` slot.
+ */
+import type { ReactNode } from "react";
+import type { ChartHint, Reference } from "../core/index.ts";
+import { clockTime, referenceLocation } from "./evidence-labels.ts";
+import { PdfEvidence } from "./pdf-evidence.tsx";
+import type { LoadPdf } from "./pdf-slice-cache.ts";
+import type { PdfDocumentOptions } from "./pdf-slice-viewer.tsx";
+
+/** What a host slot gets besides the reference. */
+export interface EvidenceContext {
+  messageId: string;
+  authScope: string;
+  onClose?(): void;
+}
+
+/** Draws evidence the SDK does not (images, video players); return undefined to keep the SDK's view. */
+export type RenderEvidence = (reference: Reference, context: EvidenceContext) => ReactNode | undefined;
+
+export interface ReferenceEvidenceProps {
+  reference: Reference;
+  messageId: string;
+  authScope: string;
+  loadPdf: LoadPdf;
+  renderEvidence?: RenderEvidence;
+  documentOptions?: PdfDocumentOptions;
+  onClose?(): void;
+  className?: string;
+}
+
+/** Rows a table shows before it says how many more there are. */
+const shownRows = 50;
+
+export function ReferenceEvidence(props: ReferenceEvidenceProps) {
+  const { reference, messageId, authScope, onClose } = props;
+  const custom = props.renderEvidence?.(reference, { messageId, authScope, ...(onClose ? { onClose } : {}) });
+  if (custom !== undefined) return custom;
+  if (reference.kind === "pdf_highlight") {
+    return (
+      <PdfEvidence
+        reference={reference}
+        messageId={messageId}
+        authScope={authScope}
+        loadPdf={props.loadPdf}
+        {...(props.documentOptions ? { documentOptions: props.documentOptions } : {})}
+        {...(onClose ? { onClose } : {})}
+        {...(props.className ? { className: props.className } : {})}
+      />
+    );
+  }
+  return (
+    <TextEvidenceFrame reference={reference} onClose={onClose} className={props.className}>
+      <TextEvidenceBody reference={reference} />
+    </TextEvidenceFrame>
+  );
+}
+
+function TextEvidenceFrame({
+  reference,
+  onClose,
+  className,
+  children,
+}: {
+  reference: Reference;
+  onClose: (() => void) | undefined;
+  className: string | undefined;
+  children: ReactNode;
+}) {
+  const location = referenceLocation(reference);
+  const heading = typeof reference.metadata.heading === "string" ? reference.metadata.heading : null;
+  return (
+    <section
+      className={["cited-root", "cited-evidence", className].filter(Boolean).join(" ")}
+      aria-label={`${reference.title}${location ? `, ${location}` : ""}`}
+      data-testid="cited-text-evidence"
+      data-kind={reference.kind}
+      onKeyDown={(event) => {
+        if (event.key === "Escape" && onClose) {
+          event.stopPropagation();
+          onClose();
+        }
+      }}
+    >
+      <header className="cited-evidence__header">
+        <div>
+          <h3 className="cited-evidence__title">{reference.title}</h3>
+          {heading || location ? (
+            <p className="cited-muted">{[heading, location].filter(Boolean).join(" · ")}</p>
+          ) : null}
+        </div>
+        {onClose ? (
+          <button
+            type="button"
+            className="cited-button cited-button--icon"
+            aria-label="Close evidence"
+            onClick={onClose}
+          >
+            ×
+          </button>
+        ) : null}
+      </header>
+      {children}
+    </section>
+  );
+}
+
+function TextEvidenceBody({ reference }: { reference: Reference }) {
+  switch (reference.kind) {
+    case "table":
+      return (
+        <TableEvidence columns={reference.columns} rows={reference.rows} chartHint={reference.chart_hint} />
+      );
+    case "transcript_snippet":
+    case "video_interval":
+      return (
+        <>
+          <p className="cited-evidence__time">
+            <span className="cited-sr-only">From </span>
+            <time>{clockTime(reference.start_s)}</time>
+            <span aria-hidden="true">–</span>
+            <span className="cited-sr-only"> to </span>
+            <time>{clockTime(reference.end_s)}</time>
+          </p>
+          <Quote text={reference.quote} />
+          {reference.kind === "video_interval" ? (
+            <SafeLink url={reference.url}>Watch from {clockTime(reference.start_s)}</SafeLink>
+          ) : null}
+        </>
+      );
+    case "catalogue_record":
+      return <CatalogueRecord record={reference.metadata.record} quote={reference.quote} />;
+    case "external_link":
+    case "image":
+      return (
+        <>
+          <Quote text={reference.quote} />
+          <SafeLink url={reference.url}>
+            {reference.kind === "image" ? "Open the image" : "Open the page"}
+          </SafeLink>
+        </>
+      );
+    default:
+      return <Quote text={reference.quote} />;
+  }
+}
+
+function Quote({ text }: { text: string }) {
+  return <blockquote className="cited-evidence__quote">{text}</blockquote>;
+}
+
+function TableEvidence({
+  columns,
+  rows,
+  chartHint,
+}: {
+  columns: string[];
+  rows: string[][];
+  chartHint: ChartHint;
+}) {
+  const hint = chartHintText(chartHint);
+  return (
+    <>
+      <div className="cited-evidence__table-wrap">
+        <table className="cited-evidence__table">
+          <thead>
+            <tr>
+              {columns.map((column, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: columns may repeat a name; their order is fixed.
+                <th key={index} scope="col">
+                  {column}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.slice(0, shownRows).map((row, rowIndex) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: rows of a cited table do not move.
+              <tr key={rowIndex}>
+                {row.map((cell, cellIndex) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: cells of a row do not move.
+                  <td key={cellIndex}>{cell}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {rows.length > shownRows ? (
+        <p className="cited-muted">{rows.length - shownRows} more rows not shown.</p>
+      ) : null}
+      {hint ? <p className="cited-evidence__chart-hint">{hint}</p> : null}
+    </>
+  );
+}
+
+/** "Suggested chart: bar chart of Downloads by Release". */
+export function chartHintText(hint: ChartHint): string | null {
+  if (hint.type === "none" || hint.y.length === 0) return null;
+  const series = hint.y.join(", ");
+  return `Suggested chart: ${hint.type} chart of ${series}${hint.x ? ` by ${hint.x}` : ""}`;
+}
+
+function CatalogueRecord({ record, quote }: { record: unknown; quote: string }) {
+  if (record === null || typeof record !== "object" || Array.isArray(record)) return <Quote text={quote} />;
+  return (
+    <dl className="cited-evidence__record">
+      {Object.entries(record).map(([field, value]) => (
+        <div key={field} className="cited-evidence__field">
+          <dt>{field}</dt>
+          <dd>{typeof value === "string" ? value : JSON.stringify(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Only http(s) links are drawn: a `javascript:` URL in a source must not become a clickable link. */
+function SafeLink({ url, children }: { url: string | null; children: ReactNode }) {
+  if (url === null || !/^https?:\/\//i.test(url)) return null;
+  return (
+    <a className="cited-evidence__link" href={url} target="_blank" rel="noopener noreferrer">
+      {children}
+      <span className="cited-sr-only"> (opens in a new tab)</span>
+    </a>
+  );
+}
