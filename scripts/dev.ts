@@ -1,45 +1,68 @@
-/** `npm run dev`: the service on 8787 and the Next.js app on 3000; Ctrl-C stops both. */
-import { type ChildProcess, spawn } from "node:child_process";
+/**
+ * `npm run dev`: the service (port $CKA_PORT, 8787), a demo assistant over samples/ whose key and base URL
+ * go to `.env.local`, then the Next.js app (port $PORT, 3000). Re-running reuses all of it; Ctrl-C stops both.
+ */
+import { createAdminClient, resolveConnection } from "../service/cli/admin-client.ts";
+import { isStopping, startChild, stopAll, stopOnSignals } from "./dev/children.ts";
+import { sampleFiles } from "./dev/demo-plan.ts";
+import { prepareDemo } from "./dev/prepare-demo.ts";
+import { waitUntilAnswering } from "./dev/wait-until-answering.ts";
 
-const children: ChildProcess[] = [];
-let stopping = false;
+const servicePort = process.env.CKA_PORT ?? "8787";
+const appPort = process.env.PORT ?? "3000";
+const serviceUrl = `http://127.0.0.1:${servicePort}`;
+const appUrl = `http://localhost:${appPort}`;
 
-function start(name: string, command: string, args: string[]): void {
-  const child = spawn(command, args, { stdio: "inherit", env: process.env });
-  children.push(child);
-  child.on("exit", (code, signal) => {
-    if (stopping) return;
-    console.error(`dev: ${name} exited (${signal ?? code}); stopping the others`);
-    stop(code ?? 1);
+const say = (line: string) => process.stdout.write(`dev: ${line}\n`);
+
+async function main(): Promise<void> {
+  stopOnSignals();
+  say("starting the service…");
+  // The service's info logs would break the progress bars below; CKA_LOG=info npm run dev shows them.
+  const service = startChild(
+    "service",
+    process.execPath,
+    ["service/cli.ts", "serve", "--port", servicePort],
+    {
+      ...process.env,
+      CKA_LOG: process.env.CKA_LOG ?? "quiet",
+    },
+  );
+  await waitUntilAnswering(`${serviceUrl}/healthz`, service, {
+    accept: (response) => response.ok,
+    timeoutMs: 60_000,
+    requestTimeoutMs: 2_000,
   });
+
+  await prepareDemo(createAdminClient(resolveConnection({ url: serviceUrl })), {
+    envFile: ".env.local",
+    recordFile: ".data/demo.json",
+    samples: sampleFiles,
+    out: process.stdout,
+    log: say,
+    ingestTimeoutMs: 120_000,
+  });
+
+  say("starting the app…");
+  const app = startChild("app", process.execPath, [
+    "node_modules/next/dist/bin/next",
+    "dev",
+    "--port",
+    appPort,
+  ]);
+  // The first request makes Next.js compile the page, so the URL below opens at once.
+  const response = await waitUntilAnswering(appUrl, app, {
+    accept: () => true,
+    timeoutMs: 180_000,
+    requestTimeoutMs: 180_000,
+    pollMs: 250,
+  });
+  const problem = response.status >= 500 ? ` (it answered ${response.status}: see the log above)` : "";
+  say(`ready: open ${appUrl}${problem}`);
 }
 
-function stop(exitCode: number): void {
-  if (stopping) return;
-  stopping = true;
-  const alive = children.filter((child) => child.exitCode === null && child.signalCode === null);
-  for (const child of alive) child.kill("SIGTERM");
-  let remaining = alive.length;
-  if (remaining === 0) process.exit(exitCode);
-  for (const child of alive) {
-    child.on("exit", () => {
-      remaining -= 1;
-      if (remaining === 0) process.exit(exitCode);
-    });
-  }
-  setTimeout(() => {
-    for (const child of alive) child.kill("SIGKILL");
-    process.exit(exitCode);
-  }, 5000).unref();
-}
-
-process.on("SIGINT", () => stop(0));
-process.on("SIGTERM", () => stop(0));
-
-start("service", process.execPath, ["service/cli.ts", "serve", "--port", process.env.CKA_PORT ?? "8787"]);
-start("app", process.execPath, [
-  "node_modules/next/dist/bin/next",
-  "dev",
-  "--port",
-  process.env.PORT ?? "3000",
-]);
+main().catch((error: unknown) => {
+  if (isStopping()) return;
+  console.error(`dev: ${error instanceof Error ? error.message : String(error)}`);
+  stopAll(1);
+});
