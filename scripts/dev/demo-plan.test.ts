@@ -16,8 +16,13 @@ describe("which assistant npm run dev uses", () => {
   const newer = assistant("asst_newer0000000000000", demoAssistantName, "2026-02-01T00:00:00.000Z");
   const support = assistant("asst_support00000000000", "Support", "2026-03-01T00:00:00.000Z");
 
-  it("reuses the assistant .env.local names while the service still has it", () => {
-    expect(chooseAssistant([older, newer, support], support.id)).toBe(support);
+  it("reuses the demo assistant .env.local names while the service still has it", () => {
+    expect(chooseAssistant([older, newer, support], newer.id)).toBe(newer);
+  });
+
+  it("never picks an assistant of another name, even one .env.local names", () => {
+    expect(chooseAssistant([older, support], support.id)).toBe(older);
+    expect(chooseAssistant([support], support.id)).toBeNull();
   });
 
   it("falls back to the oldest demo assistant when .env.local names none or one the service lost", () => {

@@ -21,16 +21,15 @@ export const sampleFiles: SampleFile[] = [
 ];
 
 /**
- * The assistant named in `.env.local` while the service still has it; else the oldest one with the demo
- * name (`.env.local` was deleted but the service data kept); else null: create one.
+ * The demo assistant named in `.env.local` while the service still has it; else the oldest one with the
+ * demo name (`.env.local` was deleted but the service data kept); else null: create one. An assistant
+ * with another name is never chosen, so the samples never land in someone's own assistant.
  */
 export function chooseAssistant(assistants: Assistant[], rememberedId: string | undefined): Assistant | null {
-  const remembered = assistants.find((assistant) => assistant.id === rememberedId);
-  if (remembered) return remembered;
-  const named = assistants
+  const demos = assistants
     .filter((assistant) => assistant.name === demoAssistantName)
     .sort((first, second) => first.created_at.localeCompare(second.created_at));
-  return named[0] ?? null;
+  return demos.find((assistant) => assistant.id === rememberedId) ?? demos[0] ?? null;
 }
 
 /** The record id inside a key: `cka_live_<id without "key_">_<secret>` (service/store/keys.ts). */
