@@ -20,6 +20,8 @@ export default defineConfig({
     command: `node node_modules/next/dist/bin/next start --hostname 127.0.0.1 --port ${port}`,
     url: `http://127.0.0.1:${port}`,
     reuseExistingServer: false,
+    // The evidence harness page (app/harness) answers only in tests.
+    env: { CITED_E2E_HARNESS: "1" },
     timeout: 120_000,
   },
 });

@@ -165,6 +165,7 @@ function LoadedPdf({
     <Suspense fallback={placeholder}>
       <PdfSliceViewer
         slice={slice}
+        label={`Pages ${slice.sliceStart + 1} to ${slice.sliceStart + slice.pageCount} of ${reference.title}`}
         spans={location.spans}
         zoom={zoom}
         onError={setRenderError}

@@ -8,7 +8,8 @@
 import { useCallback, useMemo, useRef, useState } from "react";
 import { Document, Page, pdfjs } from "react-pdf";
 import "react-pdf/dist/Page/TextLayer.css";
-import { type PdfSpanLocation, scaleRect } from "../core/index.ts";
+import type { PdfSpanLocation } from "../core/index.ts";
+import { highlightBoxes } from "./highlight-boxes.ts";
 import type { PdfSlice } from "./pdf-slice-cache.ts";
 import { useElementWidth } from "./use-element-width.ts";
 
@@ -25,6 +26,8 @@ export interface PdfSliceViewerProps {
   slice: PdfSlice;
   /** The quote's pages, placed in the slice (`pageInSlice`). */
   spans: PdfSpanLocation[];
+  /** What the pages are, for assistive technology ("Pages 22 to 24 of R-intro.pdf"). */
+  label: string;
   /** 1 fits the page to the width; 2 is twice that. */
   zoom: number;
   documentOptions?: PdfDocumentOptions;
@@ -38,12 +41,13 @@ const noOptions: PdfDocumentOptions = {};
 export default function PdfSliceViewer({
   slice,
   spans,
+  label,
   zoom,
   documentOptions = noOptions,
   onCitedPageShown,
   onError,
 }: PdfSliceViewerProps) {
-  const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
+  const [scroller, setScroller] = useState<HTMLElement | null>(null);
   const [measured, setMeasured] = useState<HTMLDivElement | null>(null);
   const width = useElementWidth(measured);
   const pageWidth = Math.max(120, Math.floor(width * zoom));
@@ -70,7 +74,14 @@ export default function PdfSliceViewer({
   }, [scroller, zoom, onCitedPageShown]);
 
   return (
-    <div ref={setScroller} className="cited-pdf__scroller" data-testid="cited-pdf-pages">
+    <section
+      ref={setScroller}
+      className="cited-pdf__scroller"
+      data-testid="cited-pdf-pages"
+      aria-label={label}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to scroll by keyboard (WCAG 2.1.1).
+      tabIndex={0}
+    >
       <div ref={setMeasured} className="cited-pdf__measure" />
       {width > 0 ? (
         <Document
@@ -102,25 +113,24 @@ export default function PdfSliceViewer({
                   onRenderSuccess={index === citedPage ? showCitedPage : undefined}
                   onRenderError={onError}
                 >
-                  {span?.rects.map((rect, rectIndex) => {
-                    const box = scaleRect(rect, span.pageWidth, pageWidth);
-                    return (
-                      <span
-                        // biome-ignore lint/suspicious/noArrayIndexKey: one box per line, in line order.
-                        key={rectIndex}
-                        className="cited-pdf__highlight"
-                        data-cited-highlight=""
-                        data-page-index={span.pageIndex}
-                        style={{ left: box.left, top: box.top, width: box.width, height: box.height }}
-                      />
-                    );
-                  })}
+                  {span
+                    ? highlightBoxes(span.rects, span.pageWidth, pageWidth).map((box, rectIndex) => (
+                        <span
+                          // biome-ignore lint/suspicious/noArrayIndexKey: one box per line, in line order.
+                          key={rectIndex}
+                          className="cited-pdf__highlight"
+                          data-cited-highlight=""
+                          data-page-index={span.pageIndex}
+                          style={{ left: box.left, top: box.top, width: box.width, height: box.height }}
+                        />
+                      ))
+                    : null}
                 </Page>
               </div>
             );
           })}
         </Document>
       ) : null}
-    </div>
+    </section>
   );
 }

@@ -164,7 +164,12 @@ function TableEvidence({
   const hint = chartHintText(chartHint);
   return (
     <>
-      <div className="cited-evidence__table-wrap">
+      <section
+        className="cited-evidence__table-wrap"
+        aria-label="Cited table"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to scroll by keyboard (WCAG 2.1.1).
+        tabIndex={0}
+      >
         <table className="cited-evidence__table">
           <thead>
             <tr>
@@ -188,7 +193,7 @@ function TableEvidence({
             ))}
           </tbody>
         </table>
-      </div>
+      </section>
       {rows.length > shownRows ? (
         <p className="cited-muted">{rows.length - shownRows} more rows not shown.</p>
       ) : null}
