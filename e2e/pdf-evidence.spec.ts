@@ -175,3 +175,28 @@ test("an answer and its open evidence have no serious or critical accessibility 
   );
   expect(serious.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
 });
+
+for (const colorScheme of ["light", "dark"] as const) {
+  for (const [device, viewport] of [
+    ["desktop", { width: 1280, height: 900 }],
+    ["phone", { width: 390, height: 844 }],
+  ] as const) {
+    test(`screenshots: preview and evidence, ${device}, ${colorScheme}`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize(viewport);
+      await openHarness(page);
+      await page
+        .getByRole("region", { name: "Answer" })
+        .first()
+        .getByTestId("cited-citation")
+        .first()
+        .focus();
+      await expect(page.getByRole("region", { name: "Source preview" })).toBeVisible();
+      await page.screenshot({ path: test.info().outputPath(`preview-${device}-${colorScheme}.png`) });
+      await page.keyboard.press("Enter");
+      await expect(page.locator("[data-cited-highlight]").first()).toBeVisible();
+      await page.getByTestId("cited-pdf-evidence").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: test.info().outputPath(`evidence-${device}-${colorScheme}.png`) });
+    });
+  }
+}
