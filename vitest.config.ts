@@ -1,6 +1,17 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  resolve: {
+    // `server-only` throws outside Next.js's server build; Next.js itself enforces it in `next build`.
+    alias: [
+      {
+        find: /^server-only$/,
+        replacement: new URL("./lib/testing/server-only.ts", import.meta.url).pathname,
+      },
+      // The app's `@/…` imports (tsconfig paths), for tests of lib/.
+      { find: /^@\//, replacement: new URL("./", import.meta.url).pathname },
+    ],
+  },
   test: {
     include: ["**/*.test.ts", "**/*.test.tsx"],
     exclude: ["node_modules/**", ".next/**", "e2e/**"],

@@ -1,14 +1,9 @@
-import { ProductIntro } from "@/components/product-intro";
-import { readServerEnvironment } from "@/lib/env";
+import { redirect } from "next/navigation";
+import { connection } from "next/server";
+import { currentUser } from "@/lib/auth";
 
-export default function HomePage() {
-  const { CITED_SERVICE_URL } = readServerEnvironment();
-  return (
-    <main className="mx-auto flex max-w-2xl flex-col gap-6 px-6 py-16">
-      <ProductIntro />
-      <p className="text-sm text-stone-500">
-        The conversation view arrives with the reference host app; the service answers at {CITED_SERVICE_URL}.
-      </p>
-    </main>
-  );
+/** The front door: the chat for a signed-in user, the sign-in page for everyone else. */
+export default async function HomePage() {
+  await connection();
+  redirect((await currentUser()) ? "/chat" : "/sign-in");
 }

@@ -56,6 +56,8 @@ export default function PdfSliceViewer({
   const citedPage = spans[0]?.pageInSlice ?? 0;
   // The zoom at which the highlight was last scrolled into view: a new zoom scrolls to it again.
   const scrolledAtZoom = useRef<number | null>(null);
+  // The pages the document really has: a slice near a document's end holds fewer than three.
+  const [pageCount, setPageCount] = useState(0);
 
   const spansByPage = useMemo(() => {
     const byPage = new Map<number, PdfSpanLocation>();
@@ -87,6 +89,7 @@ export default function PdfSliceViewer({
         <Document
           file={file}
           options={documentOptions}
+          onLoadSuccess={(document) => setPageCount(Math.min(document.numPages, slice.pageCount))}
           onLoadError={onError}
           onSourceError={onError}
           loading={null}
@@ -94,7 +97,7 @@ export default function PdfSliceViewer({
           suspense={false}
           className="cited-pdf__document"
         >
-          {Array.from({ length: slice.pageCount }, (_, index) => {
+          {Array.from({ length: pageCount }, (_, index) => {
             const span = spansByPage.get(index);
             return (
               <div

@@ -1,0 +1,18 @@
+import { redirect } from "next/navigation";
+import { connection } from "next/server";
+import type { ReactNode } from "react";
+import { AppHeader } from "@/components/app-header";
+import { currentUser } from "@/lib/auth";
+
+/** Every page behind sign-in: the header, then the page. The route handler checks the user again. */
+export default async function SignedInLayout({ children }: { children: ReactNode }) {
+  await connection();
+  const user = await currentUser();
+  if (!user) redirect("/sign-in");
+  return (
+    <div className="flex h-dvh flex-col">
+      <AppHeader userName={user.id} />
+      <div className="min-h-0 flex-1">{children}</div>
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+"use client";
+/** The evidence of the citation opened last: a column beside the chat on wide screens, a sheet on phones. */
+import { useEffect, useRef } from "react";
+import { cited } from "@/lib/cited-browser";
+import { type OpenedEvidence, ReferenceEvidence } from "@/sdk/react/index.ts";
+
+export interface EvidencePanelProps {
+  evidence: OpenedEvidence;
+  authScope: string;
+  onClose(): void;
+}
+
+export function EvidencePanel({ evidence, authScope, onClose }: EvidencePanelProps) {
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => {
+    panel.current?.focus();
+  }, []);
+  return (
+    <>
+      <button
+        type="button"
+        aria-label="Close evidence"
+        tabIndex={-1}
+        onClick={onClose}
+        className="fixed inset-0 z-30 bg-black/40 lg:hidden"
+      />
+      <aside
+        ref={panel}
+        tabIndex={-1}
+        aria-label="Evidence"
+        data-testid="evidence-panel"
+        onKeyDown={(event) => {
+          if (event.key === "Escape") onClose();
+        }}
+        className="fixed inset-x-0 bottom-0 z-40 h-[85dvh] rounded-t-2xl bg-stone-50 p-2 shadow-2xl [--cited-pdf-height:100%] focus:outline-none lg:static lg:z-auto lg:h-auto lg:w-[min(48vw,46rem)] lg:shrink-0 lg:rounded-none lg:border-l lg:border-stone-300 lg:shadow-none dark:bg-stone-950 lg:dark:border-stone-800"
+      >
+        <ReferenceEvidence
+          key={`${evidence.messageId}:${evidence.reference.id}`}
+          reference={evidence.reference}
+          messageId={evidence.messageId}
+          authScope={authScope}
+          loadPdf={cited.pdf}
+          onClose={onClose}
+          className="h-full"
+        />
+      </aside>
+    </>
+  );
+}

@@ -1,0 +1,90 @@
+"use client";
+/** Ranked passages with their page and heading; each opens as evidence beside the list. */
+import { useState } from "react";
+import { cited } from "@/lib/cited-browser";
+import type { Reference, RetrievalResult } from "@/sdk/core/index.ts";
+import { pageLabel, ReferenceEvidence } from "@/sdk/react/index.ts";
+
+export interface SearchResultsProps {
+  results: RetrievalResult[];
+  query: string;
+  authScope: string;
+}
+
+/**
+ * A passage shown as evidence: its text under its document and heading. rag hands out no PDF
+ * token (only an answer's references carry one), so a PDF passage opens as its text, with its page.
+ */
+function passageEvidence(result: RetrievalResult): Reference {
+  const { metadata } = result;
+  const page = metadata.page_indices?.length
+    ? metadata.page_indices
+    : metadata.page_index === undefined
+      ? []
+      : [metadata.page_index];
+  const pages = page.length === 0 ? null : page.map(pageLabel).join(", ");
+  return {
+    id: `ref_search${result.rank}`,
+    kind: "paragraph",
+    id_datasource: result.id_datasource,
+    id_document: metadata.id_document,
+    title: metadata.title,
+    quote: result.content,
+    url: null,
+    metadata: { heading: [metadata.heading, pages].filter(Boolean).join(" · ") || null },
+  };
+}
+
+export function SearchResults({ results, query, authScope }: SearchResultsProps) {
+  const [opened, setOpened] = useState<RetrievalResult | null>(null);
+  if (results.length === 0) {
+    return <p role="status">No passage matches “{query}”. Try other words, or all datasources.</p>;
+  }
+  return (
+    <div className="grid gap-4 lg:grid-cols-2">
+      <ol className="flex flex-col gap-3" aria-label="Results">
+        {results.map((result) => {
+          const { metadata } = result;
+          return (
+            <li
+              key={result.id_element}
+              data-testid="search-result"
+              className="rounded-lg border border-stone-300 bg-white p-3 dark:border-stone-700 dark:bg-stone-900"
+            >
+              <div className="flex flex-wrap items-baseline gap-2 text-sm">
+                <span className="font-semibold">{result.rank}.</span>
+                <span className="font-semibold">{metadata.title}</span>
+                {metadata.page_index === undefined ? null : (
+                  <span className="text-stone-600 dark:text-stone-400">{pageLabel(metadata.page_index)}</span>
+                )}
+                {metadata.heading ? (
+                  <span className="text-stone-600 dark:text-stone-400">· {metadata.heading}</span>
+                ) : null}
+              </div>
+              <p className="mt-1 line-clamp-3 text-sm">{result.content}</p>
+              <button
+                type="button"
+                onClick={() => setOpened(result)}
+                aria-label={`Open result ${result.rank}: ${metadata.title}`}
+                className="mt-2 rounded-lg border border-stone-400 px-3 py-1 text-sm hover:border-blue-700 dark:border-stone-600"
+              >
+                Open
+              </button>
+            </li>
+          );
+        })}
+      </ol>
+      <div data-testid="evidence-panel" aria-live="polite">
+        {opened ? (
+          <ReferenceEvidence
+            reference={passageEvidence(opened)}
+            messageId="search"
+            authScope={authScope}
+            loadPdf={cited.pdf}
+            onClose={() => setOpened(null)}
+          />
+        ) : null}
+      </div>
+    </div>
+  );
+}
