@@ -80,6 +80,9 @@ describe("the demo npm run dev prepares", () => {
     expect(values.get("CITED_BASE_URL")).toBe(service.url);
     expect(values.get("CITED_ASSISTANT_ID")).toBe(demo.assistantId);
     expect(values.get("CITED_SESSION_SECRET")).toMatch(/^[0-9a-f]{64}$/);
+    expect(values.get("CITED_DATASOURCES")).toBe(
+      `Manuals=${demo.datasources.manuals},Notes=${demo.datasources.notes}`,
+    );
     expect(JSON.parse(readFileSync(join(folder, "demo.json"), "utf8"))).toEqual(demo);
 
     // The key answers rag, and the datasource filter keeps the manual out of the notes.

@@ -81,11 +81,17 @@ export async function prepareDemo(client: AdminClient, options: DemoOptions): Pr
         CITED_ASSISTANT_ID: assistant.id,
         CITED_API_KEY: apiKey,
         CITED_SESSION_SECRET: sessionSecret(remembered.get("CITED_SESSION_SECRET")),
+        // The search page's filter: Name=ds_… pairs.
+        CITED_DATASOURCES: Object.entries(datasources)
+          .map(([name, id]) => `${name.charAt(0).toUpperCase()}${name.slice(1)}=${id}`)
+          .join(","),
       },
       envHeading,
     ),
   );
-  options.log(`${options.envFile}: CITED_BASE_URL, CITED_ASSISTANT_ID, CITED_API_KEY, CITED_SESSION_SECRET`);
+  options.log(
+    `${options.envFile}: CITED_BASE_URL, CITED_ASSISTANT_ID, CITED_API_KEY, CITED_SESSION_SECRET, CITED_DATASOURCES`,
+  );
 
   const demo: Demo = { baseUrl, assistantId: assistant.id, keyId, datasources };
   mkdirSync(dirname(options.recordFile), { recursive: true });
