@@ -51,6 +51,14 @@ describe("rewriting .env.local", () => {
     expect(rewriteEnvText(text, { CITED_ASSISTANT_ID: "asst_a" }, heading)).toBe(text);
   });
 
+  it("adds a key a later version writes to the block an earlier run wrote, not under a second heading", () => {
+    const earlier = rewriteEnvText("USER=me\n", { CITED_API_KEY: "k" }, heading);
+    const text = `${earlier}\nMINE=1\n`;
+    expect(rewriteEnvText(text, { CITED_API_KEY: "k", CITED_DATASOURCES: "Notes=ds_a" }, heading)).toBe(
+      "USER=me\n\n# Written by npm run dev\nCITED_API_KEY=k\nCITED_DATASOURCES=Notes=ds_a\n\nMINE=1\n",
+    );
+  });
+
   it("is stable: a second run over its own output changes nothing", () => {
     const values = { CITED_ASSISTANT_ID: "asst_a", CITED_API_KEY: "k" };
     const once = rewriteEnvText("USER=me\n", values, heading);

@@ -32,7 +32,8 @@ export function readEnvValues(text: string): Map<string, string> {
 /**
  * The file with each of `values` set: the first line assigning a key is replaced in place (left untouched
  * when it already holds the value), later lines assigning it are dropped (dotenv would let them win), and
- * keys the file lacks are appended under `heading`.
+ * keys the file lacks are added under `heading`: at the end of the block an earlier run began with it, or
+ * in a new block at the end of the file.
  */
 export function rewriteEnvText(text: string, values: Record<string, string>, heading: string): string {
   const lineEnd = text.includes("\r\n") ? "\r\n" : "\n";
@@ -50,10 +51,18 @@ export function rewriteEnvText(text: string, values: Record<string, string>, hea
     written.add(assignment.key);
     kept.push(assignment.value === wanted ? line : `${assignment.key}=${wanted}`);
   }
-  const missing = Object.entries(values).filter(([key]) => !written.has(key));
-  if (missing.length > 0) {
+  const missing = Object.entries(values)
+    .filter(([key]) => !written.has(key))
+    .map(([key, value]) => `${key}=${value}`);
+  if (missing.length === 0) return `${kept.join(lineEnd)}${lineEnd}`;
+  // A key added in a later version joins the block an earlier run wrote, instead of a second heading.
+  const headingAt = kept.indexOf(`# ${heading}`);
+  if (headingAt !== -1) {
+    const blockEnd = kept.findIndex((line, index) => index > headingAt && line.trim() === "");
+    kept.splice(blockEnd === -1 ? kept.length : blockEnd, 0, ...missing);
+  } else {
     if (kept.length > 0 && kept.at(-1)?.trim() !== "") kept.push("");
-    kept.push(`# ${heading}`, ...missing.map(([key, value]) => `${key}=${value}`));
+    kept.push(`# ${heading}`, ...missing);
   }
   return `${kept.join(lineEnd)}${lineEnd}`;
 }
