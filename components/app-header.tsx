@@ -3,7 +3,7 @@ import { signOut } from "@/app/sign-in/actions";
 
 export function AppHeader({ userName }: { userName: string }) {
   return (
-    <header className="flex items-center gap-4 border-b border-stone-300 bg-white px-4 py-2 dark:border-stone-800 dark:bg-stone-900">
+    <header className="flex items-center gap-3 border-b border-stone-300 bg-white px-4 py-2 dark:border-stone-800 dark:bg-stone-900">
       <Link href="/chat" className="text-lg font-semibold">
         Cited
       </Link>
@@ -17,13 +17,13 @@ export function AppHeader({ userName }: { userName: string }) {
       </nav>
       <div className="ml-auto flex items-center gap-3 text-sm">
         <span className="hidden text-stone-600 sm:inline dark:text-stone-400">Signed in as</span>
-        <span data-testid="user-name" className="font-medium">
+        <span data-testid="user-name" className="max-w-[7rem] truncate font-medium sm:max-w-xs">
           {userName}
         </span>
         <form action={signOut}>
           <button
             type="submit"
-            className="rounded-lg border border-stone-400 px-3 py-1 hover:border-blue-700 dark:border-stone-600"
+            className="whitespace-nowrap rounded-lg border border-stone-400 px-3 py-1 hover:border-blue-700 dark:border-stone-600"
           >
             Sign out
           </button>

@@ -53,12 +53,13 @@ export function ChatShell({ conversations, conversationId, messages, authScope }
     setStopper(controller);
     let turn: LiveTurn = { question, answer: createAnswerState(), messageId: null, stopped: false };
     setLive(turn);
+    let created: string | null = null;
     try {
       let id = activeId;
       if (id === null) {
         id = (await cited.createConversation(undefined, { signal: controller.signal })).id;
+        created = id;
         setActiveId(id);
-        window.history.replaceState(null, "", `/chat/${id}`);
       }
       const updates = cited.ask(id, question, {
         signal: controller.signal,
@@ -82,8 +83,10 @@ export function ChatShell({ conversations, conversationId, messages, authScope }
       }
     } finally {
       setStopper(null);
+      // The stored turn replaces the live one in the same render; a new conversation gets its own URL.
       startTransition(() => {
-        router.refresh();
+        if (created) router.replace(`/chat/${created}`);
+        else router.refresh();
         setLive(null);
       });
     }
@@ -116,7 +119,12 @@ export function ChatShell({ conversations, conversationId, messages, authScope }
         <Composer busy={stopper !== null} onAsk={ask} onStop={() => stopper?.abort()} />
       </main>
       {evidence ? (
-        <EvidencePanel evidence={evidence} authScope={authScope} onClose={() => setEvidence(null)} />
+        <EvidencePanel
+          evidence={evidence}
+          authScope={authScope}
+          onClose={() => setEvidence(null)}
+          wideClassName="lg:h-auto lg:w-[min(48vw,46rem)]"
+        />
       ) : null}
     </div>
   );

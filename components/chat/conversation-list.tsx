@@ -114,9 +114,9 @@ export function ConversationList({
                   type="button"
                   aria-label={`Rename ${title}`}
                   onClick={() => setRenaming(conversation.id)}
-                  className="rounded px-1.5 text-stone-600 hover:bg-stone-200 dark:text-stone-400 dark:hover:bg-stone-800"
+                  className="rounded p-1.5 text-stone-600 hover:bg-stone-200 dark:text-stone-400 dark:hover:bg-stone-800"
                 >
-                  ✎
+                  <PencilIcon />
                 </button>
                 <button
                   type="button"
@@ -125,9 +125,9 @@ export function ConversationList({
                     setDeleting(conversation);
                     dialog.current?.showModal();
                   }}
-                  className="rounded px-1.5 text-stone-600 hover:bg-stone-200 dark:text-stone-400 dark:hover:bg-stone-800"
+                  className="rounded p-1.5 text-stone-600 hover:bg-stone-200 dark:text-stone-400 dark:hover:bg-stone-800"
                 >
-                  🗑
+                  <TrashIcon />
                 </button>
               </li>
             );
@@ -164,5 +164,37 @@ export function ConversationList({
         </div>
       </dialog>
     </nav>
+  );
+}
+
+function PencilIcon() {
+  return (
+    <svg
+      viewBox="0 0 20 20"
+      width="16"
+      height="16"
+      aria-hidden="true"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.6"
+    >
+      <path d="M13.5 3.5l3 3L7 16H4v-3z" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
+function TrashIcon() {
+  return (
+    <svg
+      viewBox="0 0 20 20"
+      width="16"
+      height="16"
+      aria-hidden="true"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.6"
+    >
+      <path d="M4 6h12M8 6V4h4v2M6 6l1 10h6l1-10" strokeLinejoin="round" strokeLinecap="round" />
+    </svg>
   );
 }

@@ -8,9 +8,11 @@ export interface EvidencePanelProps {
   evidence: OpenedEvidence;
   authScope: string;
   onClose(): void;
+  /** Its size on wide screens, where it is a column (e.g. `lg:w-[40rem]`). */
+  wideClassName: string;
 }
 
-export function EvidencePanel({ evidence, authScope, onClose }: EvidencePanelProps) {
+export function EvidencePanel({ evidence, authScope, onClose, wideClassName }: EvidencePanelProps) {
   const panel = useRef<HTMLElement>(null);
   useEffect(() => {
     panel.current?.focus();
@@ -32,7 +34,7 @@ export function EvidencePanel({ evidence, authScope, onClose }: EvidencePanelPro
         onKeyDown={(event) => {
           if (event.key === "Escape") onClose();
         }}
-        className="fixed inset-x-0 bottom-0 z-40 h-[85dvh] rounded-t-2xl bg-stone-50 p-2 shadow-2xl [--cited-pdf-height:100%] focus:outline-none lg:static lg:z-auto lg:h-auto lg:w-[min(48vw,46rem)] lg:shrink-0 lg:rounded-none lg:border-l lg:border-stone-300 lg:shadow-none dark:bg-stone-950 lg:dark:border-stone-800"
+        className={`fixed inset-x-0 bottom-0 z-40 h-[85dvh] rounded-t-2xl bg-stone-50 p-2 shadow-2xl [--cited-pdf-height:100%] focus:outline-none lg:static lg:z-auto lg:shrink-0 ${wideClassName} lg:rounded-none lg:border-l lg:border-stone-300 lg:shadow-none dark:bg-stone-950 lg:dark:border-stone-800`}
       >
         <ReferenceEvidence
           key={`${evidence.messageId}:${evidence.reference.id}`}

@@ -1,9 +1,9 @@
 "use client";
 /** Ranked passages with their page and heading; each opens as evidence beside the list. */
 import { useState } from "react";
-import { cited } from "@/lib/cited-browser";
+import { EvidencePanel } from "@/components/chat/evidence-panel";
 import type { Reference, RetrievalResult } from "@/sdk/core/index.ts";
-import { pageLabel, ReferenceEvidence } from "@/sdk/react/index.ts";
+import { pageLabel } from "@/sdk/react/index.ts";
 
 export interface SearchResultsProps {
   results: RetrievalResult[];
@@ -42,7 +42,7 @@ export function SearchResults({ results, query, authScope }: SearchResultsProps)
   }
   return (
     <div className="grid gap-4 lg:grid-cols-2">
-      <ol className="flex flex-col gap-3" aria-label="Results">
+      <ol className="flex min-w-0 flex-col gap-3" aria-label="Results">
         {results.map((result) => {
           const { metadata } = result;
           return (
@@ -61,7 +61,7 @@ export function SearchResults({ results, query, authScope }: SearchResultsProps)
                   <span className="text-stone-600 dark:text-stone-400">· {metadata.heading}</span>
                 ) : null}
               </div>
-              <p className="mt-1 line-clamp-3 text-sm">{result.content}</p>
+              <p className="mt-1 line-clamp-3 text-sm [overflow-wrap:anywhere]">{result.content}</p>
               <button
                 type="button"
                 onClick={() => setOpened(result)}
@@ -74,17 +74,14 @@ export function SearchResults({ results, query, authScope }: SearchResultsProps)
           );
         })}
       </ol>
-      <div data-testid="evidence-panel" aria-live="polite">
-        {opened ? (
-          <ReferenceEvidence
-            reference={passageEvidence(opened)}
-            messageId="search"
-            authScope={authScope}
-            loadPdf={cited.pdf}
-            onClose={() => setOpened(null)}
-          />
-        ) : null}
-      </div>
+      {opened ? (
+        <EvidencePanel
+          evidence={{ reference: passageEvidence(opened), claim: null, messageId: "search" }}
+          authScope={authScope}
+          onClose={() => setOpened(null)}
+          wideClassName="lg:sticky lg:top-0 lg:h-fit lg:max-h-full lg:w-auto lg:rounded-xl lg:border"
+        />
+      ) : null}
     </div>
   );
 }
