@@ -18,7 +18,7 @@ export default function PageError({
       <p className="text-stone-700 dark:text-stone-300">
         Something failed on the app's server. Your conversations are kept; try again in a moment.
       </p>
-      {error.digest ? <p className="font-mono text-xs">Request id: {error.digest}</p> : null}
+      {error.digest ? <p className="font-mono text-xs">Error reference: {error.digest}</p> : null}
       <button
         type="button"
         onClick={reset}
