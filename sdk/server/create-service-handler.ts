@@ -91,7 +91,7 @@ const userSchema = z.object({ id: z.string().min(1), externalUserId: idUserSchem
  * // app/api/cited/[...path]/route.ts
  * export const { GET, POST, PATCH, DELETE } = createServiceHandler({
  *   baseUrl: env.CITED_BASE_URL, assistantId: env.CITED_ASSISTANT_ID, apiKey: env.CITED_API_KEY,
- *   allowedOrigin: env.APP_ORIGIN, authenticate, store: createSqlServiceStore({ client: pool }),
+ *   allowedOrigin: env.CITED_APP_ORIGIN, authenticate, store: createSqlServiceStore({ client: pool }),
  * });
  */
 export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandler {
