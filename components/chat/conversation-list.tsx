@@ -168,22 +168,14 @@ export function ConversationList({
 }
 
 function PencilIcon() {
-  return (
-    <svg
-      viewBox="0 0 20 20"
-      width="16"
-      height="16"
-      aria-hidden="true"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.6"
-    >
-      <path d="M13.5 3.5l3 3L7 16H4v-3z" strokeLinejoin="round" />
-    </svg>
-  );
+  return <Icon path="M13.5 3.5l3 3L7 16H4v-3z" />;
 }
 
 function TrashIcon() {
+  return <Icon path="M4 6h12M8 6V4h4v2M6 6l1 10h6l1-10" />;
+}
+
+function Icon({ path }: { path: string }) {
   return (
     <svg
       viewBox="0 0 20 20"
@@ -194,7 +186,7 @@ function TrashIcon() {
       stroke="currentColor"
       strokeWidth="1.6"
     >
-      <path d="M4 6h12M8 6V4h4v2M6 6l1 10h6l1-10" strokeLinejoin="round" strokeLinecap="round" />
+      <path d={path} strokeLinejoin="round" strokeLinecap="round" />
     </svg>
   );
 }

@@ -2,7 +2,7 @@
 /** The turns of a conversation, oldest first, kept scrolled to the newest while an answer streams. */
 import { useEffect, useRef } from "react";
 import { cited } from "@/lib/cited-browser";
-import type { StoredMessage } from "@/sdk/core/index.ts";
+import type { AnswerState, StoredMessage } from "@/sdk/core/index.ts";
 import { CitedAnswer, type OpenedEvidence } from "@/sdk/react/index.ts";
 import type { LiveTurn } from "./chat-shell";
 
@@ -41,12 +41,11 @@ export function MessageList({ messages, live, authScope, empty, onOpenEvidence }
         ) : (
           <li key={message.id} data-testid="message-assistant" className="max-w-3xl">
             {message.answer ? (
-              <CitedAnswer
+              <Answer
                 answer={message.answer}
                 messageId={message.id}
-                authScope={authScope}
-                loadPdf={cited.pdf}
                 partial={message.partial}
+                authScope={authScope}
                 onOpenEvidence={onOpenEvidence}
               />
             ) : (
@@ -59,12 +58,11 @@ export function MessageList({ messages, live, authScope, empty, onOpenEvidence }
         <>
           <Question text={live.question} />
           <li data-testid="message-assistant" className="max-w-3xl" aria-busy={!live.stopped}>
-            <CitedAnswer
+            <Answer
               answer={live.answer}
               messageId={live.messageId}
-              authScope={authScope}
-              loadPdf={cited.pdf}
               partial={live.stopped}
+              authScope={authScope}
               onOpenEvidence={onOpenEvidence}
             />
           </li>
@@ -83,5 +81,24 @@ function Question({ text }: { text: string }) {
     >
       {text}
     </li>
+  );
+}
+
+interface AnswerProps extends Pick<MessageListProps, "authScope" | "onOpenEvidence"> {
+  answer: AnswerState;
+  messageId: string | null;
+  partial: boolean;
+}
+
+function Answer({ answer, messageId, partial, authScope, onOpenEvidence }: AnswerProps) {
+  return (
+    <CitedAnswer
+      answer={answer}
+      messageId={messageId}
+      authScope={authScope}
+      loadPdf={cited.pdf}
+      partial={partial}
+      onOpenEvidence={onOpenEvidence}
+    />
   );
 }

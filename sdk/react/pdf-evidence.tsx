@@ -14,6 +14,7 @@ import {
   pdfLocation,
   RateLimitError,
 } from "../core/index.ts";
+import { CloseEvidenceButton, closeOnEscape } from "./close-evidence-button.tsx";
 import { EvidenceBoundary } from "./evidence-boundary.tsx";
 import { pageLabel } from "./evidence-labels.ts";
 import { type LoadPdf, loadPdfSlice } from "./pdf-slice-cache.ts";
@@ -65,12 +66,7 @@ export function PdfEvidence({
       className={["cited-root", "cited-pdf", className].filter(Boolean).join(" ")}
       aria-label={`${reference.title}, ${page}`}
       data-testid="cited-pdf-evidence"
-      onKeyDown={(event) => {
-        if (event.key === "Escape" && onClose) {
-          event.stopPropagation();
-          onClose();
-        }
-      }}
+      onKeyDown={closeOnEscape(onClose)}
     >
       <header className="cited-pdf__header">
         <div className="cited-pdf__heading">
@@ -105,16 +101,7 @@ export function PdfEvidence({
           <button type="button" className="cited-button" aria-pressed={zoom === 1} onClick={() => setZoom(1)}>
             Fit width
           </button>
-          {onClose ? (
-            <button
-              type="button"
-              className="cited-button cited-button--icon"
-              aria-label="Close evidence"
-              onClick={onClose}
-            >
-              ×
-            </button>
-          ) : null}
+          {onClose ? <CloseEvidenceButton onClose={onClose} /> : null}
         </div>
       </header>
       {isClient ? (

@@ -6,6 +6,7 @@
  */
 import type { ReactNode } from "react";
 import type { ChartHint, Reference } from "../core/index.ts";
+import { CloseEvidenceButton, closeOnEscape } from "./close-evidence-button.tsx";
 import { clockTime, referenceLocation } from "./evidence-labels.ts";
 import { PdfEvidence } from "./pdf-evidence.tsx";
 import type { LoadPdf } from "./pdf-slice-cache.ts";
@@ -78,12 +79,7 @@ function TextEvidenceFrame({
       aria-label={`${reference.title}${location ? `, ${location}` : ""}`}
       data-testid="cited-text-evidence"
       data-kind={reference.kind}
-      onKeyDown={(event) => {
-        if (event.key === "Escape" && onClose) {
-          event.stopPropagation();
-          onClose();
-        }
-      }}
+      onKeyDown={closeOnEscape(onClose)}
     >
       <header className="cited-evidence__header">
         <div>
@@ -92,16 +88,7 @@ function TextEvidenceFrame({
             <p className="cited-muted">{[heading, location].filter(Boolean).join(" · ")}</p>
           ) : null}
         </div>
-        {onClose ? (
-          <button
-            type="button"
-            className="cited-button cited-button--icon"
-            aria-label="Close evidence"
-            onClick={onClose}
-          >
-            ×
-          </button>
-        ) : null}
+        {onClose ? <CloseEvidenceButton onClose={onClose} /> : null}
       </header>
       {children}
     </section>
