@@ -61,34 +61,13 @@ export function Composer({ busy, onAsk, onStop }: ComposerProps) {
         className="w-full resize-none rounded-lg border border-stone-400 bg-white px-3 py-2 dark:border-stone-600 dark:bg-stone-950"
       />
       <div className="mt-2 flex flex-wrap items-center gap-3">
-        <label className="flex items-center gap-1 text-sm">
-          Detail
-          <select
-            value={detail}
-            onChange={(event) => setDetail(event.target.value as DetailLevel)}
-            className={selectClass}
-          >
-            {detailLevels.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex items-center gap-1 text-sm">
-          Technicality
-          <select
-            value={technicality}
-            onChange={(event) => setTechnicality(event.target.value as TechnicalityLevel)}
-            className={selectClass}
-          >
-            {technicalityLevels.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <LevelSelect label="Detail" value={detail} options={detailLevels} onChange={setDetail} />
+        <LevelSelect
+          label="Technicality"
+          value={technicality}
+          options={technicalityLevels}
+          onChange={setTechnicality}
+        />
         <p
           id="composer-hint"
           className={`text-xs ${tooLong ? "text-red-700 dark:text-red-400" : "text-stone-600 dark:text-stone-400"}`}
@@ -120,5 +99,34 @@ export function Composer({ busy, onAsk, onStop }: ComposerProps) {
         </div>
       </div>
     </form>
+  );
+}
+
+interface LevelSelectProps<Level extends string> {
+  label: string;
+  value: Level;
+  options: Array<[NoInfer<Level>, string]>;
+  onChange(value: NoInfer<Level>): void;
+}
+
+function LevelSelect<Level extends string>({ label, value, options, onChange }: LevelSelectProps<Level>) {
+  return (
+    <label className="flex items-center gap-1 text-sm">
+      {label}
+      <select
+        value={value}
+        onChange={(event) => {
+          const chosen = options.find(([option]) => option === event.target.value);
+          if (chosen) onChange(chosen[0]);
+        }}
+        className={selectClass}
+      >
+        {options.map(([option, text]) => (
+          <option key={option} value={option}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
