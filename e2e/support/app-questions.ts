@@ -1,0 +1,39 @@
+/**
+ * Questions about the sample corpus (samples/README.md) and the sentences the extractive engine
+ * answers them with, as checked against the service over HTTP.
+ */
+
+export const samplePdf = "debian-uploads-and-bugs.pdf";
+
+/**
+ * Answered from page 1 of the PDF in two cited sentences, streamed one after the other: "… in
+ * upload-directory DELAYED/X-day (X between 0 and 15).", then "With dput, you can use the
+ * --delayed DELAY parameter …".
+ */
+export const delayedQueueQuestion = {
+  question: "For how many days at most can an upload wait in the DELAYED queue?",
+  firstSentence: "X between 0 and 15",
+  secondSentence: "--delayed DELAY",
+  pageNumber: 1,
+} as const;
+
+/**
+ * The follow-up, asked in the same conversation: "those queues" are the delayed queues of the
+ * first question. Alone, it is answered with the dput option only; after the first question, the
+ * answer also carries the first question's sentence about the DELAYED/X-day directories.
+ */
+export const dputFollowUp = {
+  question: "Which dput option puts my upload into one of those queues?",
+  answerContains: "--delayed DELAY",
+  contextContains: "X between 0 and 15",
+} as const;
+
+/** WireGuard and VPNs appear nowhere in the corpus: the service refuses instead of guessing. */
+export const unanswerableQuestion = "How do I set up a WireGuard VPN tunnel between two servers?";
+
+/** In `manuals` it finds the PDF's upload sections; in `notes` only backups.md ("too large for one disk or upload"). */
+export const searchQuery = {
+  query: "upload",
+  notesHeading: "Splitting a large archive",
+  notesDocument: "Backups with standard tools",
+} as const;
