@@ -1,0 +1,180 @@
+/**
+ * The chat of the reference app, in Chromium against `next start` and a real service with the
+ * sample corpus: a cited answer streams in, its PDF evidence is highlighted, follow-ups keep the
+ * conversation's context, reloads restore it, unanswerable questions are refused and Stop keeps
+ * what had arrived.
+ */
+import type { Locator } from "@playwright/test";
+import type { PdfHighlightReference, StoredMessage } from "../sdk/core/index.ts";
+import { expect, test, uniqueUserName } from "./support/app-fixtures.ts";
+import {
+  delayedQueueQuestion,
+  dputFollowUp,
+  samplePdf,
+  unanswerableQuestion,
+} from "./support/app-questions.ts";
+
+/** The answers' PDF references with the number each citation shows, in the order they are numbered. */
+function numberedPdfReferences(
+  message: StoredMessage,
+): Array<{ number: number; reference: PdfHighlightReference }> {
+  const answer = message.answer;
+  if (answer === null) return [];
+  return Object.values(answer.references)
+    .filter((reference): reference is PdfHighlightReference => reference.kind === "pdf_highlight")
+    .map((reference) => ({ number: answer.numbering[reference.id] ?? 0, reference }))
+    .sort((first, second) => first.number - second.number);
+}
+
+const citationLabel = (number: number, reference: PdfHighlightReference) =>
+  `Source ${number}: ${reference.title}, page ${reference.page_index + 1}`;
+
+test("a signed-in user asks about the samples, the cited answer streams in, and its citation opens the PDF page with the quoted sentence highlighted", async ({
+  page,
+  appStack,
+  signInPage,
+  chatPage,
+}) => {
+  await signInPage.signIn(uniqueUserName("alice"));
+  // The extractive engine answers in a few milliseconds; the proxy passes each line of its stream
+  // on after a pause, as a model writing would, so the stream can be watched as it grows.
+  appStack.proxy.paceAnswerLines(300);
+  const snapshots = await chatPage.recordAnswerSnapshots();
+  let answer: Locator;
+  try {
+    answer = await chatPage.ask(delayedQueueQuestion.question);
+    await expect(answer.getByTestId("cited-status")).toBeVisible();
+    await chatPage.expectAnswerDone(answer);
+  } finally {
+    appStack.proxy.paceAnswerLines(null);
+  }
+  await expect(answer).toContainText(delayedQueueQuestion.firstSentence);
+  const seen = await snapshots();
+  expect(
+    seen.some(
+      (snapshot) =>
+        snapshot.phase === "streaming" &&
+        snapshot.text.includes(delayedQueueQuestion.firstSentence) &&
+        !snapshot.text.includes(delayedQueueQuestion.secondSentence),
+    ),
+    `the first sentence showed before the second arrived; seen: ${JSON.stringify(seen)}`,
+  ).toBe(true);
+  await expect(chatPage.citations(answer).first()).toBeVisible();
+
+  const conversationId = await chatPage.conversationId();
+  const [, stored] = await chatPage.storedMessages(conversationId);
+  const [cited] = numberedPdfReferences(stored!);
+  expect(cited, "the answer cites the sample PDF").toBeDefined();
+  const { number, reference } = cited!;
+  expect(reference.title).toBe(samplePdf);
+  expect(reference.page_index + 1).toBe(delayedQueueQuestion.pageNumber);
+
+  await chatPage.openCitation(answer, citationLabel(number, reference));
+  await chatPage.evidence.expectPdfPage(reference.page_index + 1);
+  await chatPage.evidence.expectHighlightOnQuote(reference.page_index, reference.quote);
+  await page.screenshot({ path: test.info().outputPath("chat-with-pdf-evidence.png") });
+});
+
+test("a follow-up in the same conversation is answered with the first question's context", async ({
+  signInPage,
+  chatPage,
+}) => {
+  await signInPage.signIn(uniqueUserName("alice"));
+  await chatPage.askAndWait(delayedQueueQuestion.question);
+  const conversationId = await chatPage.conversationId();
+  const followUp = await chatPage.askAndWait(dputFollowUp.question);
+
+  await expect(followUp).toContainText(dputFollowUp.answerContains);
+  await expect(followUp).toContainText(dputFollowUp.contextContains);
+  await expect(chatPage.citations(followUp).first()).toBeVisible();
+  expect(await chatPage.conversationId()).toBe(conversationId);
+  await expect(chatPage.conversations.items).toHaveCount(1);
+
+  // The same words in a new conversation have no first question to lean on.
+  await chatPage.conversations.newConversationLink.click();
+  await expect(chatPage.answers).toHaveCount(0);
+  const alone = await chatPage.askAndWait(dputFollowUp.question);
+  await expect(alone).toContainText(dputFollowUp.answerContains);
+  await expect(alone).not.toContainText(dputFollowUp.contextContains);
+  expect(await chatPage.conversationId()).not.toBe(conversationId);
+});
+
+test("after a reload the conversation is listed and shows its questions, answers and citations", async ({
+  page,
+  signInPage,
+  chatPage,
+}) => {
+  await signInPage.signIn(uniqueUserName("alice"));
+  await chatPage.askAndWait(delayedQueueQuestion.question);
+  await chatPage.askAndWait(dputFollowUp.question);
+  const conversationId = await chatPage.conversationId();
+
+  await page.reload();
+  await expect(chatPage.userMessages).toHaveText([delayedQueueQuestion.question, dputFollowUp.question]);
+  await expect(chatPage.answers).toHaveCount(2);
+  await expect(chatPage.answers.nth(0)).toContainText(delayedQueueQuestion.firstSentence);
+  await expect(chatPage.answers.nth(1)).toContainText(dputFollowUp.answerContains);
+  for (const answer of await chatPage.answers.all()) {
+    await expect(chatPage.citations(answer).first()).toBeVisible();
+  }
+
+  // From a new conversation, the list leads back to it.
+  await chatPage.goto();
+  await expect(chatPage.answers).toHaveCount(0);
+  await chatPage.conversations.open(delayedQueueQuestion.question);
+  await expect(page).toHaveURL(new RegExp(`/chat/${conversationId}$`));
+  await expect(chatPage.answers).toHaveCount(2);
+
+  // The restored citations still open their evidence.
+  const [, firstAnswer] = await chatPage.storedMessages(conversationId);
+  const [cited] = numberedPdfReferences(firstAnswer!);
+  await chatPage.openCitation(chatPage.answers.nth(0), citationLabel(cited!.number, cited!.reference));
+  await chatPage.evidence.expectPdfPage(cited!.reference.page_index + 1);
+  await chatPage.evidence.expectHighlightOnQuote(cited!.reference.page_index, cited!.reference.quote);
+});
+
+test("a question the samples cannot answer is refused, without citations", async ({
+  signInPage,
+  chatPage,
+}) => {
+  await signInPage.signIn(uniqueUserName("alice"));
+  const answer = await chatPage.askAndWait(unanswerableQuestion);
+  await expect(answer.getByTestId("cited-refusal")).toBeVisible();
+  await expect(answer).toContainText("WireGuard");
+  await expect(chatPage.citations(answer)).toHaveCount(0);
+});
+
+test("Stop keeps the part of the answer that had arrived, marked as stopped, also after a reload", async ({
+  page,
+  appStack,
+  signInPage,
+  chatPage,
+}) => {
+  await signInPage.signIn(uniqueUserName("alice"));
+  // Each line of the service's answer stream is held 1.5 s by the proxy, as a slow model would
+  // write: the first sentence arrives, the second is still being written when Stop is pressed.
+  appStack.proxy.paceAnswerLines(1_500);
+  const asked = appStack.proxy.mark();
+  try {
+    const answer = await chatPage.ask(delayedQueueQuestion.question);
+    await expect(answer).toContainText(delayedQueueQuestion.firstSentence, { timeout: 20_000 });
+    await chatPage.stopButton.click();
+
+    await expect(answer.getByTestId("cited-answer-partial")).toBeVisible();
+    await expect(answer).toContainText(delayedQueueQuestion.firstSentence);
+    await expect(answer).not.toContainText(delayedQueueQuestion.secondSentence);
+    await expect(chatPage.askButton).toBeVisible();
+    // Stopping reaches the service: the app closed its stream before the service had finished it.
+    await expect
+      .poll(() => appStack.proxy.requestsSince(asked).filter((request) => request.path.endsWith("/ask")))
+      .toEqual([expect.objectContaining({ closedEarly: true, finished: false })]);
+  } finally {
+    appStack.proxy.paceAnswerLines(null);
+  }
+
+  await page.reload();
+  const restored = chatPage.answers.last();
+  await expect(restored.getByTestId("cited-answer-partial")).toBeVisible();
+  await expect(restored).toContainText(delayedQueueQuestion.firstSentence);
+  await expect(restored).not.toContainText(delayedQueueQuestion.secondSentence);
+});
