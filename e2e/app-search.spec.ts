@@ -1,0 +1,47 @@
+/**
+ * The search page: ranked passages of the sample corpus with their page and heading, narrowed to
+ * one datasource by the filter, each openable as evidence.
+ */
+import { allDatasources } from "./pages/search-page.ts";
+import { expect, test, uniqueUserName } from "./support/app-fixtures.ts";
+import { samplePdf, searchQuery } from "./support/app-questions.ts";
+import { datasourceNames } from "./support/app-stack.ts";
+
+test("the datasource filter narrows the search to the manuals or to the notes", async ({
+  signInPage,
+  searchPage,
+}) => {
+  await signInPage.signIn(uniqueUserName("carol"));
+  await searchPage.goto();
+  await expect(searchPage.datasourceSelect.locator("option")).toHaveText([
+    allDatasources,
+    datasourceNames.manuals,
+    datasourceNames.notes,
+  ]);
+
+  await searchPage.search(searchQuery.query);
+  await expect(searchPage.results.first()).toContainText(samplePdf);
+
+  // The manuals hold only the PDF: every passage names its page.
+  await searchPage.search(searchQuery.query, datasourceNames.manuals);
+  await expect(searchPage.results.first()).toBeVisible();
+  for (const text of await searchPage.resultTexts()) {
+    expect(text).toContain(samplePdf);
+    expect(text).toMatch(/\bpage \d+\b/);
+  }
+  await searchPage.open(searchPage.results.first());
+  await expect(searchPage.evidence.root).toContainText(samplePdf);
+  await expect(searchPage.evidence.root).toContainText(/\bpage \d+\b/);
+
+  // The notes: only the backup notes mention uploads, under their heading.
+  await searchPage.search(searchQuery.query, datasourceNames.notes);
+  await expect(searchPage.results).toHaveCount(1);
+  await expect(searchPage.results.first()).toContainText(searchQuery.notesDocument);
+  await expect(searchPage.results.first()).toContainText(searchQuery.notesHeading);
+  await expect(searchPage.results.first()).not.toContainText(samplePdf);
+
+  // A passage opens as evidence beside the results.
+  await searchPage.open(searchPage.results.first());
+  await expect(searchPage.evidence.root).toContainText(searchQuery.notesHeading);
+  await expect(searchPage.evidence.root).toContainText("too large for one disk or upload");
+});
