@@ -4,14 +4,21 @@ import type { Claim } from "../core/index.ts";
 import type { NumberedReference } from "./answer-pieces.ts";
 import { referenceLocation, supportLevel, supportWords } from "./evidence-labels.ts";
 
+/** Where the card sits inside the answer, in pixels; `above` puts its bottom edge at `top`. */
+export interface PreviewPosition {
+  left: number;
+  top: number;
+  width: number;
+  above: boolean;
+}
+
 export interface CitationPreviewProps {
   id: string;
   sources: NumberedReference[];
   /** Which of `sources` is shown. */
   index: number;
   claim: Claim | null;
-  /** Left and top in pixels inside the answer, and the card's width. */
-  position: { left: number; top: number; width: number };
+  position: PreviewPosition;
   /** Why the source cannot open yet (the answer is still being saved), or null. */
   openHint: string | null;
   onStep(index: number): void;
@@ -35,7 +42,12 @@ export function CitationPreview(props: CitationPreviewProps) {
       aria-label="Source preview"
       className="cited-preview"
       data-testid="cited-preview"
-      style={{ left: props.position.left, top: props.position.top, width: props.position.width }}
+      style={{
+        left: props.position.left,
+        top: props.position.top,
+        width: props.position.width,
+        transform: props.position.above ? "translateY(-100%)" : undefined,
+      }}
       onMouseEnter={props.onPointerEnter}
       onMouseLeave={props.onPointerLeave}
     >

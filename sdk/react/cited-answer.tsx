@@ -9,7 +9,7 @@ import { type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useStat
 import type { AnswerState, Claim, Reference } from "../core/index.ts";
 import { AnswerNotices } from "./answer-notices.tsx";
 import { type AnswerPiece, answerPieces, type ChipPiece, type NumberedReference } from "./answer-pieces.ts";
-import { CitationPreview } from "./citation-preview.tsx";
+import { CitationPreview, type PreviewPosition } from "./citation-preview.tsx";
 import { citationLabel, supportLevel } from "./evidence-labels.ts";
 import type { LoadPdf } from "./pdf-slice-cache.ts";
 import type { PdfDocumentOptions } from "./pdf-slice-viewer.tsx";
@@ -43,7 +43,7 @@ interface Preview {
   sources: NumberedReference[];
   claim: Claim | null;
   index: number;
-  position: { left: number; top: number; width: number };
+  position: PreviewPosition;
   pinnedByFocus: boolean;
 }
 
@@ -267,8 +267,14 @@ function InlineEvidence({
   );
 }
 
-/** Below the citation, inside the answer, kept within its width. */
-function previewPosition(anchor: HTMLElement, root: HTMLElement) {
+/** Room the card needs below its citation; with less, it opens above. */
+const previewRoom = 240;
+
+/**
+ * Below the citation, inside the answer and within its width; above it when the visible part of
+ * the scrolling container (or the window) ends too close below.
+ */
+function previewPosition(anchor: HTMLElement, root: HTMLElement): PreviewPosition {
   const anchorBox = anchor.getBoundingClientRect();
   const rootBox = root.getBoundingClientRect();
   const width = Math.max(0, Math.min(previewWidth, rootBox.width - 8));
@@ -276,5 +282,19 @@ function previewPosition(anchor: HTMLElement, root: HTMLElement) {
     Math.max(4, anchorBox.left - rootBox.left - 16),
     Math.max(4, rootBox.width - width - 4),
   );
-  return { left, top: anchorBox.bottom - rootBox.top + 6, width };
+  const visibleBottom = Math.min(
+    window.innerHeight,
+    scrollingAncestor(root)?.getBoundingClientRect().bottom ?? Infinity,
+  );
+  if (visibleBottom - anchorBox.bottom < previewRoom && anchorBox.top - previewRoom > 0) {
+    return { left, top: anchorBox.top - rootBox.top - 6, width, above: true };
+  }
+  return { left, top: anchorBox.bottom - rootBox.top + 6, width, above: false };
+}
+
+function scrollingAncestor(element: HTMLElement): HTMLElement | null {
+  for (let parent = element.parentElement; parent !== null; parent = parent.parentElement) {
+    if (/(auto|scroll)/.test(getComputedStyle(parent).overflowY)) return parent;
+  }
+  return null;
 }
