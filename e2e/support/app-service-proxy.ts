@@ -27,6 +27,8 @@ export interface ServiceProxy {
   requestsSince(mark: number): readonly ProxiedRequest[];
   /** Holds each NDJSON line of answer streams for `milliseconds` before passing it on; null stops pacing. */
   paceAnswerLines(milliseconds: number | null): void;
+  /** While true, every connection is dropped unanswered, as when the service is down. */
+  simulateOutage(down: boolean): void;
   stop(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function startServiceProxy(serviceUrl: string): Promise<ServiceProx
   const target = new URL(serviceUrl);
   const log: ProxiedRequest[] = [];
   let lineDelay: number | null = null;
+  let outage = false;
 
   const server: Server = createServer((incoming, outgoing) => {
     const record: ProxiedRequest = {
@@ -52,6 +55,11 @@ export async function startServiceProxy(serviceUrl: string): Promise<ServiceProx
       finished: false,
     };
     log.push(record);
+    if (outage) {
+      record.closedEarly = true;
+      incoming.socket.destroy();
+      return;
+    }
     const upstream = forward(
       {
         hostname: target.hostname,
@@ -116,6 +124,9 @@ export async function startServiceProxy(serviceUrl: string): Promise<ServiceProx
     requestsSince: (mark) => log.slice(mark),
     paceAnswerLines(milliseconds) {
       lineDelay = milliseconds;
+    },
+    simulateOutage(down) {
+      outage = down;
     },
     stop: () =>
       new Promise((resolveStop) => {

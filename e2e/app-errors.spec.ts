@@ -1,0 +1,51 @@
+/**
+ * The chat's and the search's error states: when the service is down the person is told so, with
+ * a request id to quote to support; when their session is gone they are signed in again.
+ */
+import { expect, test, uniqueUserName } from "./support/app-fixtures.ts";
+import { delayedQueueQuestion, searchQuery } from "./support/app-questions.ts";
+
+const requestId = /Request id: req_\w+/;
+
+test("when the service is down, the chat and the search say so with a request id to quote", async ({
+  appStack,
+  signInPage,
+  chatPage,
+  searchPage,
+}) => {
+  await signInPage.signIn(uniqueUserName("ivan"));
+  appStack.proxy.simulateOutage(true);
+  try {
+    await chatPage.questionInput.fill(delayedQueueQuestion.question);
+    await chatPage.askButton.click();
+    // The app retries a dropped connection twice, with a backoff, before it gives up.
+    await expect(chatPage.errorBanner).toBeVisible({ timeout: 30_000 });
+    await expect(chatPage.errorBanner).toContainText(requestId);
+    await expect(chatPage.askButton).toBeVisible();
+
+    await searchPage.goto();
+    await searchPage.queryInput.fill(searchQuery.query);
+    await searchPage.searchButton.click();
+    await expect(searchPage.errorBanner).toBeVisible({ timeout: 30_000 });
+    await expect(searchPage.errorBanner).toContainText(requestId);
+    await expect(searchPage.results).toHaveCount(0);
+  } finally {
+    appStack.proxy.simulateOutage(false);
+  }
+});
+
+test("a person whose session is gone is told so and brought to the sign-in, and nothing reaches the service", async ({
+  page,
+  appStack,
+  signInPage,
+  chatPage,
+}) => {
+  await signInPage.signIn(uniqueUserName("judy"));
+  await page.context().clearCookies();
+  const before = appStack.proxy.mark();
+  await chatPage.questionInput.fill(delayedQueueQuestion.question);
+  await chatPage.askButton.click();
+  await expect(chatPage.errorBanner).toContainText("signed out");
+  await expect(signInPage.form).toBeVisible();
+  expect(appStack.proxy.requestsSince(before)).toEqual([]);
+});
