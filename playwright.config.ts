@@ -9,13 +9,18 @@ export default defineConfig({
   // Its own folder: Playwright empties outputDir at start, and test-results/ also holds the Vitest report.
   outputDir: "test-results/playwright-artifacts",
   timeout: 60_000,
+  // The app's pages are server-rendered by `next start` on a small machine that may be busy.
+  expect: { timeout: 10_000 },
   retries: 0,
   workers: 1,
   reporter: [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     launchOptions: chromiumLaunchOptions,
+    trace: "retain-on-failure",
   },
+  // For the evidence harness (e2e/pdf-evidence.spec.ts). The app's own specs (e2e/app-*.spec.ts)
+  // start a service and `next start` of their own, configured for it (e2e/support/app-stack.ts).
   webServer: {
     command: `node node_modules/next/dist/bin/next start --hostname 127.0.0.1 --port ${port}`,
     url: `http://127.0.0.1:${port}`,
