@@ -25,3 +25,22 @@ test("conversations are listed most recent first, and a rename or a delete outla
   await page.reload();
   expect(await conversations.titles()).toEqual(["Delayed uploads"]);
 });
+
+test("a question asked just after New conversation goes into the new conversation", async ({
+  signInPage,
+  chatPage,
+}) => {
+  await signInPage.signIn(uniqueUserName("ivy"));
+  const first = await chatPage.ask(delayedQueueQuestion.question);
+  await chatPage.expectAnswerDone(first);
+  // At once, as a quick person would: the app may still be storing the first answer.
+  await chatPage.conversations.newConversationLink.click();
+  await expect(chatPage.answers).toHaveCount(0);
+  const second = await chatPage.askAndWait(unanswerableQuestion);
+  await expect(second.getByTestId("cited-refusal")).toBeVisible();
+  await expect(chatPage.userMessages).toHaveText([unanswerableQuestion]);
+  expect(await chatPage.conversations.titles()).toEqual([
+    unanswerableQuestion,
+    delayedQueueQuestion.question,
+  ]);
+});
