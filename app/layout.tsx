@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
-import "@/sdk/react/styles.css";
 import "./globals.css";
+import "@/sdk/react/styles.css";
 
 export const metadata: Metadata = {
   title: "Cited",

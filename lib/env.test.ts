@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { datasourceOptions, devSignInAllowed, EnvironmentError, parseServerEnvironment } from "./env.ts";
+import {
+  allowedOrigins,
+  datasourceOptions,
+  devSignInAllowed,
+  EnvironmentError,
+  parseServerEnvironment,
+} from "./env.ts";
 
 const valid = {
   CITED_BASE_URL: "http://127.0.0.1:8787",
@@ -36,5 +42,14 @@ describe("the app's settings", () => {
     expect(devSignInAllowed({ NODE_ENV: "development", CITED_DEV_SIGN_IN: undefined })).toBe(true);
     expect(devSignInAllowed({ NODE_ENV: "production", CITED_DEV_SIGN_IN: undefined })).toBe(false);
     expect(devSignInAllowed({ NODE_ENV: "production", CITED_DEV_SIGN_IN: "allow" })).toBe(true);
+  });
+
+  it("accepts the app's origin, and in development its loopback twin too", () => {
+    const development = { NODE_ENV: "development", CITED_APP_ORIGIN: "http://localhost:4000" } as const;
+    expect(allowedOrigins(development)).toEqual(["http://localhost:4000", "http://127.0.0.1:4000"]);
+    expect(allowedOrigins({ ...development, NODE_ENV: "production" })).toEqual(["http://localhost:4000"]);
+    expect(allowedOrigins({ NODE_ENV: "development", CITED_APP_ORIGIN: "https://app.example.com/" })).toEqual(
+      ["https://app.example.com"],
+    );
   });
 });

@@ -71,3 +71,19 @@ export function devSignInAllowed(
 ): boolean {
   return environment.NODE_ENV !== "production" || environment.CITED_DEV_SIGN_IN === "allow";
 }
+
+/**
+ * The origins the route handler accepts: CITED_APP_ORIGIN, and in development its loopback twin
+ * (localhost ↔ 127.0.0.1), since a developer opens either.
+ */
+export function allowedOrigins(
+  environment: Pick<ServerEnvironment, "NODE_ENV" | "CITED_APP_ORIGIN">,
+): string[] {
+  const origin = new URL(environment.CITED_APP_ORIGIN).origin;
+  if (environment.NODE_ENV === "production") return [origin];
+  const url = new URL(origin);
+  const twin = { localhost: "127.0.0.1", "127.0.0.1": "localhost" }[url.hostname];
+  if (twin === undefined) return [origin];
+  url.hostname = twin;
+  return [origin, url.origin];
+}

@@ -2,7 +2,7 @@
 import "server-only";
 import { createServiceHandler, type ServiceHandler } from "@/sdk/server/index.ts";
 import { authenticate } from "./auth.ts";
-import { serverEnvironment } from "./env.ts";
+import { allowedOrigins, serverEnvironment } from "./env.ts";
 import { lazyAppStore } from "./store.ts";
 
 export const citedMountPath = "/api/cited";
@@ -16,7 +16,7 @@ export function serviceHandler(): ServiceHandler {
     baseUrl: environment.CITED_BASE_URL,
     assistantId: environment.CITED_ASSISTANT_ID,
     apiKey: environment.CITED_API_KEY,
-    allowedOrigin: environment.CITED_APP_ORIGIN,
+    allowedOrigin: allowedOrigins(environment),
     mountPath: citedMountPath,
     store: lazyAppStore,
     authenticate,

@@ -36,6 +36,7 @@ async function main(): Promise<void> {
 
   await prepareDemo(createAdminClient(resolveConnection({ url: serviceUrl })), {
     envFile: ".env.local",
+    appOrigin: appUrl,
     recordFile: ".data/demo.json",
     samples: sampleFiles,
     out: process.stdout,

@@ -5,21 +5,15 @@
  * the server; the turn being asked lives here until the server has it.
  */
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useEffect, useRef, useState, useTransition } from "react";
 import { cited } from "@/lib/cited-browser";
-import {
-  type AnswerState,
-  type Conversation,
-  createAnswerState,
-  type DetailLevel,
-  type StoredMessage,
-  type TechnicalityLevel,
-} from "@/sdk/core/index.ts";
+import { type Conversation, createAnswerState, type StoredMessage } from "@/sdk/core/index.ts";
 import type { OpenedEvidence } from "@/sdk/react/index.ts";
-import { Composer } from "./composer";
+import { Composer, type Levels } from "./composer";
 import { ConversationList } from "./conversation-list";
 import { ErrorBanner, type ShownError, shownErrorOf } from "./error-banner";
 import { EvidencePanel } from "./evidence-panel";
+import type { LiveTurn } from "./live-turn";
 import { MessageList } from "./message-list";
 
 export interface ChatShellProps {
@@ -27,14 +21,6 @@ export interface ChatShellProps {
   conversationId: string | null;
   messages: StoredMessage[];
   authScope: string;
-}
-
-/** The turn being asked: the question, and the answer as it streams. */
-export interface LiveTurn {
-  question: string;
-  answer: AnswerState;
-  messageId: string | null;
-  stopped: boolean;
 }
 
 export function ChatShell({ conversations, conversationId, messages, authScope }: ChatShellProps) {
@@ -46,14 +32,37 @@ export function ChatShell({ conversations, conversationId, messages, authScope }
   const [evidence, setEvidence] = useState<OpenedEvidence | null>(null);
   const [listOnPhone, setListOnPhone] = useState(false);
   const [, startTransition] = useTransition();
+  // The ask in flight; cleared when it ends or is abandoned, so an abandoned ask updates nothing.
+  const running = useRef<AbortController | null>(null);
+  const activeIdNow = useRef(activeId);
+  activeIdNow.current = activeId;
 
-  async function ask(question: string, levels: { detail: DetailLevel; technicality: TechnicalityLevel }) {
+  // Leaving the chat (another page, sign-out) stops the answer being written for it.
+  useEffect(() => () => abandon(running), []);
+
+  // Another conversation was opened (the page stays mounted across /chat/…): start afresh. The id
+  // of a conversation this chat just created arrives here too, and changes nothing.
+  useEffect(() => {
+    if (conversationId === activeIdNow.current) return;
+    abandon(running);
+    setActiveId(conversationId);
+    setLive(null);
+    setStopper(null);
+    setError(null);
+    setEvidence(null);
+  }, [conversationId]);
+
+  /** Asks; resolves to false when the question was not taken (the composer then keeps it). */
+  async function ask(question: string, levels: Levels): Promise<boolean> {
     setError(null);
     const controller = new AbortController();
+    running.current = controller;
+    const current = () => running.current === controller;
     setStopper(controller);
     let turn: LiveTurn = { question, answer: createAnswerState(), messageId: null, stopped: false };
     setLive(turn);
     let created: string | null = null;
+    let taken = true;
     try {
       let id = activeId;
       if (id === null) {
@@ -71,25 +80,28 @@ export function ChatShell({ conversations, conversationId, messages, authScope }
           update.type === "answer"
             ? { ...turn, answer: update.answer }
             : { ...turn, messageId: update.messageId };
-        setLive(turn);
+        if (current()) setLive(turn);
       }
     } catch (failure) {
+      if (!current()) return true;
       if (controller.signal.aborted) {
-        // The route saved what had arrived, marked partial; show it so until the saved copy arrives.
+        // Stopped: the route stores what had arrived, marked partial; this copy shows until it is read back.
         setLive({ ...turn, stopped: true });
       } else {
         setError(shownErrorOf(failure));
-        setLive(turn.answer.text === "" ? null : { ...turn, stopped: true });
+        taken = turn.answer.text !== "";
+        setLive(taken ? { ...turn, stopped: true } : null);
       }
-    } finally {
-      setStopper(null);
-      // The stored turn replaces the live one in the same render; a new conversation gets its own URL.
-      startTransition(() => {
-        if (created) router.replace(`/chat/${created}`);
-        else router.refresh();
-        setLive(null);
-      });
     }
+    if (!current()) return taken;
+    running.current = null;
+    setStopper(null);
+    // Read the stored conversation back; the live turn is drawn until it holds the answer.
+    startTransition(() => {
+      if (created) router.replace(`/chat/${created}`);
+      else router.refresh();
+    });
+    return taken;
   }
 
   return (
@@ -128,4 +140,11 @@ export function ChatShell({ conversations, conversationId, messages, authScope }
       ) : null}
     </div>
   );
+}
+
+/** Stops the ask in flight, and makes sure nothing it still receives is shown. */
+function abandon(running: { current: AbortController | null }): void {
+  const controller = running.current;
+  running.current = null;
+  controller?.abort();
 }

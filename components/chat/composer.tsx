@@ -3,9 +3,15 @@
 import { type FormEvent, useState } from "react";
 import { type DetailLevel, limits, type TechnicalityLevel } from "@/sdk/core/index.ts";
 
+export interface Levels {
+  detail: DetailLevel;
+  technicality: TechnicalityLevel;
+}
+
 export interface ComposerProps {
   busy: boolean;
-  onAsk(question: string, levels: { detail: DetailLevel; technicality: TechnicalityLevel }): void;
+  /** Resolves to false when the question was not taken: the box gets it back. */
+  onAsk(question: string, levels: Levels): Promise<boolean>;
   onStop(): void;
 }
 
@@ -33,8 +39,10 @@ export function Composer({ busy, onAsk, onStop }: ComposerProps) {
   function submit(event?: FormEvent) {
     event?.preventDefault();
     if (busy || trimmed === "" || tooLong) return;
-    onAsk(trimmed, { detail, technicality });
     setQuestion("");
+    onAsk(trimmed, { detail, technicality }).then((taken) => {
+      if (!taken) setQuestion((current) => (current === "" ? trimmed : current));
+    });
   }
 
   return (

@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 import { cited } from "@/lib/cited-browser";
 import type { AnswerState, StoredMessage } from "@/sdk/core/index.ts";
 import { CitedAnswer, type OpenedEvidence } from "@/sdk/react/index.ts";
-import type { LiveTurn } from "./chat-shell";
+import { isStored, type LiveTurn, liveAnswerId } from "./live-turn";
 
 export interface MessageListProps {
   messages: StoredMessage[];
@@ -14,16 +14,23 @@ export interface MessageListProps {
   onOpenEvidence(evidence: OpenedEvidence): void;
 }
 
+/** How close to the bottom (px) the list must be to keep following a streaming answer. */
+const followSlack = 80;
+
 export function MessageList({ messages, live, authScope, empty, onOpenEvidence }: MessageListProps) {
-  const end = useRef<HTMLDivElement>(null);
-  const liveText = live?.answer.text;
+  const list = useRef<HTMLOListElement>(null);
+  // Follows the newest text only while the reader is at the bottom; scrolling up to read stops it.
+  const following = useRef(true);
+  const pending = live && !isStored(live, messages) ? live : null;
+  const liveText = pending?.answer.text;
   const count = messages.length;
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll again whenever a turn grows or arrives.
   useEffect(() => {
-    end.current?.scrollIntoView({ block: "end" });
+    const element = list.current;
+    if (element && following.current) element.scrollTop = element.scrollHeight;
   }, [liveText, count]);
 
-  if (messages.length === 0 && live === null) {
+  if (messages.length === 0 && pending === null) {
     return (
       <div className="flex flex-1 flex-col items-center justify-center gap-2 p-6 text-center">
         <h1 className="text-xl font-semibold">{empty ? "Ask your documents" : "No questions yet"}</h1>
@@ -33,42 +40,58 @@ export function MessageList({ messages, live, authScope, empty, onOpenEvidence }
       </div>
     );
   }
+  const answerItem = (
+    key: string,
+    answer: AnswerProps["answer"],
+    messageId: string | null,
+    partial: boolean,
+  ) => (
+    <li
+      key={key}
+      data-testid="message-assistant"
+      className="max-w-3xl"
+      aria-busy={answer.phase === "streaming"}
+    >
+      <Answer
+        answer={answer}
+        messageId={messageId}
+        partial={partial}
+        authScope={authScope}
+        onOpenEvidence={onOpenEvidence}
+      />
+    </li>
+  );
+  const items = messages.map((message) => {
+    if (message.role === "user") return <Question key={message.id} text={message.text} />;
+    if (message.answer) return answerItem(message.id, message.answer, message.id, message.partial);
+    return (
+      <li key={message.id} data-testid="message-assistant" className="max-w-3xl">
+        {message.text}
+      </li>
+    );
+  });
+  if (pending) {
+    // The route stores the question before the answer: once it has, the stored question stands for it.
+    const last = messages.at(-1);
+    if (!(last?.role === "user" && last.text === pending.question)) {
+      items.push(<Question key="live-question" text={pending.question} />);
+    }
+    // Keyed by the id the answer is stored under, so the stored copy takes over the same element.
+    items.push(
+      answerItem(liveAnswerId(pending) ?? "live-answer", pending.answer, pending.messageId, pending.stopped),
+    );
+  }
   return (
-    <ol className="flex flex-1 flex-col gap-4 overflow-y-auto p-4" aria-label="Messages">
-      {messages.map((message) =>
-        message.role === "user" ? (
-          <Question key={message.id} text={message.text} />
-        ) : (
-          <li key={message.id} data-testid="message-assistant" className="max-w-3xl">
-            {message.answer ? (
-              <Answer
-                answer={message.answer}
-                messageId={message.id}
-                partial={message.partial}
-                authScope={authScope}
-                onOpenEvidence={onOpenEvidence}
-              />
-            ) : (
-              <p>{message.text}</p>
-            )}
-          </li>
-        ),
-      )}
-      {live ? (
-        <>
-          <Question text={live.question} />
-          <li data-testid="message-assistant" className="max-w-3xl" aria-busy={!live.stopped}>
-            <Answer
-              answer={live.answer}
-              messageId={live.messageId}
-              partial={live.stopped}
-              authScope={authScope}
-              onOpenEvidence={onOpenEvidence}
-            />
-          </li>
-        </>
-      ) : null}
-      <div ref={end} />
+    <ol
+      ref={list}
+      onScroll={(event) => {
+        const element = event.currentTarget;
+        following.current = element.scrollHeight - element.scrollTop - element.clientHeight < followSlack;
+      }}
+      className="flex flex-1 flex-col gap-4 overflow-y-auto p-4"
+      aria-label="Messages"
+    >
+      {items}
     </ol>
   );
 }

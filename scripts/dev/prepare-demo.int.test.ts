@@ -46,6 +46,7 @@ describe("the demo npm run dev prepares", () => {
     });
     const demo = await prepareDemo(createAdminClient({ url: service.url, adminToken: testAdminToken }), {
       envFile,
+      appOrigin: "http://localhost:3999",
       recordFile: join(folder, "demo.json"),
       samples,
       out: out as unknown as NodeJS.WriteStream,
@@ -80,6 +81,7 @@ describe("the demo npm run dev prepares", () => {
     expect(values.get("CITED_BASE_URL")).toBe(service.url);
     expect(values.get("CITED_ASSISTANT_ID")).toBe(demo.assistantId);
     expect(values.get("CITED_SESSION_SECRET")).toMatch(/^[0-9a-f]{64}$/);
+    expect(values.get("CITED_APP_ORIGIN")).toBe("http://localhost:3999");
     expect(values.get("CITED_DATASOURCES")).toBe(
       `Manuals=${demo.datasources.manuals},Notes=${demo.datasources.notes}`,
     );

@@ -18,6 +18,8 @@ import { ingestSamples } from "./ingest-samples.ts";
 export interface DemoOptions {
   /** The git-ignored env file Next.js reads (`.env.local`). */
   envFile: string;
+  /** Where people open the app (`http://localhost:3000`): the route handler accepts requests from it. */
+  appOrigin: string;
   /** Where the assistant, key and datasource ids are recorded for people and scripts (no secrets). */
   recordFile: string;
   samples: SampleFile[];
@@ -81,6 +83,7 @@ export async function prepareDemo(client: AdminClient, options: DemoOptions): Pr
         CITED_ASSISTANT_ID: assistant.id,
         CITED_API_KEY: apiKey,
         CITED_SESSION_SECRET: sessionSecret(remembered.get("CITED_SESSION_SECRET")),
+        CITED_APP_ORIGIN: options.appOrigin,
         // The search page's filter: Name=ds_… pairs.
         CITED_DATASOURCES: Object.entries(datasources)
           .map(([name, id]) => `${name.charAt(0).toUpperCase()}${name.slice(1)}=${id}`)
@@ -90,7 +93,7 @@ export async function prepareDemo(client: AdminClient, options: DemoOptions): Pr
     ),
   );
   options.log(
-    `${options.envFile}: CITED_BASE_URL, CITED_ASSISTANT_ID, CITED_API_KEY, CITED_SESSION_SECRET, CITED_DATASOURCES`,
+    `${options.envFile}: CITED_BASE_URL, CITED_ASSISTANT_ID, CITED_API_KEY, CITED_SESSION_SECRET, CITED_APP_ORIGIN, CITED_DATASOURCES`,
   );
 
   const demo: Demo = { baseUrl, assistantId: assistant.id, keyId, datasources };

@@ -14,19 +14,22 @@ export function AnswerNotices({ answer, partial, refused, children }: AnswerNoti
   const working = answer.phase === "streaming";
   return (
     <>
-      {refused ? (
-        <div className="cited-refusal" role="note" data-testid="cited-refusal">
+      {/* One wrapper in every phase, so the text keeps its DOM nodes when the answer turns out a refusal. */}
+      <div
+        className={refused ? "cited-refusal" : "cited-answer__body"}
+        role={refused ? "note" : undefined}
+        data-testid={refused ? "cited-refusal" : undefined}
+      >
+        {refused ? (
           <p className="cited-refusal__title">
             <span aria-hidden="true" className="cited-refusal__icon">
               ∅
             </span>
             Not in the sources
           </p>
-          {children}
-        </div>
-      ) : (
-        children
-      )}
+        ) : null}
+        {children}
+      </div>
       <p className="cited-status" role="status" data-testid="cited-status">
         {working ? (
           <>

@@ -25,6 +25,9 @@ export interface CitationPreviewProps {
   onOpen(): void;
   onPointerEnter(): void;
   onPointerLeave(): void;
+  /** Focus went into the card (a click on its buttons): it stays until focus leaves it. */
+  onFocusInside(): void;
+  onFocusLeave(): void;
 }
 
 export function CitationPreview(props: CitationPreviewProps) {
@@ -50,6 +53,12 @@ export function CitationPreview(props: CitationPreviewProps) {
       }}
       onMouseEnter={props.onPointerEnter}
       onMouseLeave={props.onPointerLeave}
+      onFocus={props.onFocusInside}
+      onBlur={(event) => {
+        if (!(event.relatedTarget instanceof Node && event.currentTarget.contains(event.relatedTarget))) {
+          props.onFocusLeave();
+        }
+      }}
     >
       <p className="cited-preview__source">
         {number === null ? null : <span className="cited-preview__number">{number}</span>}

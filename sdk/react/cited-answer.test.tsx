@@ -158,6 +158,29 @@ describe("CitedAnswer: previews and keyboard", () => {
     expect(screen.queryByRole("region", { name: "Source preview" })).toBeNull();
   });
 
+  it("keeps an open card current: a source that arrives while it is open is shown in it", async () => {
+    const user = userEvent.setup();
+    const streaming = { ...answerCiting([paragraphReference, tableReference]), phase: "streaming" as const };
+    const firstOnly = {
+      ...streaming,
+      claims: { 1: { ...streaming.claims[1]!, reference_ids: [paragraphReference.id] } },
+    };
+    const view = renderAnswer(firstOnly);
+    await user.tab();
+    expect(screen.getByRole("region", { name: "Source preview" }).textContent).not.toContain("1 / 2");
+    view.update(streaming);
+    expect(screen.getByRole("region", { name: "Source preview" }).textContent).toContain("1 / 2");
+  });
+
+  it("closes a card opened by hovering with Escape, wherever the focus is", async () => {
+    const user = userEvent.setup();
+    renderAnswer(answerCiting([paragraphReference]));
+    await user.hover(screen.getByRole("button", { name: /^Source 1/ }));
+    expect(screen.getByRole("region", { name: "Source preview" })).toBeTruthy();
+    await user.keyboard("{Escape}");
+    expect(screen.queryByRole("region", { name: "Source preview" })).toBeNull();
+  });
+
   it("shows a weakly supported claim differently from a strong one", async () => {
     const user = userEvent.setup();
     renderAnswer(answerCiting([paragraphReference], 0.21));
@@ -216,7 +239,7 @@ describe("CitedAnswer: previews and keyboard", () => {
     expect(onOpenEvidence).not.toHaveBeenCalled();
   });
 
-  it("previews on hover and keeps the card open while the pointer moves into it", async () => {
+  it("previews on hover, keeps the card open while the pointer moves into it, and while focus is in it", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
       const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
@@ -229,8 +252,11 @@ describe("CitedAnswer: previews and keyboard", () => {
       await act(() => vi.advanceTimersByTimeAsync(500));
       await user.click(within(card).getByRole("button", { name: "Next source" }));
       expect(screen.getByRole("region", { name: "Source preview" }).textContent).toContain("releases.csv");
+      // The click put focus in the card: it stays while focus is there, and Escape closes it.
       await user.unhover(screen.getByRole("region", { name: "Source preview" }));
       await act(() => vi.advanceTimersByTimeAsync(500));
+      expect(screen.getByRole("region", { name: "Source preview" })).toBeTruthy();
+      await user.keyboard("{Escape}");
       expect(screen.queryByRole("region", { name: "Source preview" })).toBeNull();
     } finally {
       vi.useRealTimers();
@@ -276,9 +302,13 @@ describe("CitedAnswer: textual evidence of every kind", () => {
     expect(screen.getByRole("button", { name: "Source 1: meeting.vtt, 1:05–1:21" })).toBeTruthy();
   });
 
-  it("a video interval: the time range past an hour, and a link that starts there in a new tab", async () => {
+  it("a video interval: the time range past an hour, and a link to the video in a new tab", async () => {
     await openOnly(videoReference);
-    const link = screen.getByRole("link", { name: /Watch from 1:02:05/ });
+    expect(
+      screen.getByTestId("cited-text-evidence").querySelector(".cited-evidence__time")?.textContent,
+    ).toBe("From 1:02:05– to 1:02:20");
+    const link = screen.getByRole("link", { name: /Open the video \(the passage starts at 1:02:05\)/ });
+    expect(link.getAttribute("href")).toBe("https://video.example/watch?v=restore");
     expect(link.getAttribute("target")).toBe("_blank");
     expect(link.getAttribute("rel")).toBe("noopener noreferrer");
   });

@@ -38,10 +38,9 @@ export interface CitedAnswerProps {
   className?: string;
 }
 
+/** Which citation's card is open; its sources are read from the answer at each render, never copied. */
 interface Preview {
   key: string;
-  sources: NumberedReference[];
-  claim: Claim | null;
   index: number;
   position: PreviewPosition;
   pinnedByFocus: boolean;
@@ -65,6 +64,7 @@ const closeDelayMs = 200;
 export function CitedAnswer(props: CitedAnswerProps) {
   const { answer, messageId, onOpenEvidence } = props;
   const pieces = useMemo(() => answerPieces(answer), [answer]);
+  const citations = useMemo(() => citationsOf(pieces), [pieces]);
   const root = useRef<HTMLDivElement>(null);
   const previewId = useId();
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -84,14 +84,23 @@ export function CitedAnswer(props: CitedAnswerProps) {
   }, [cancelClose]);
   useEffect(() => cancelClose, [cancelClose]);
 
+  // Escape closes a card opened by hover too, wherever focus is (WCAG 1.4.13: dismissible).
+  const previewOpen = preview !== null;
+  useEffect(() => {
+    if (!previewOpen) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === "Escape") setPreview(null);
+    };
+    document.addEventListener("keydown", closeOnEscape);
+    return () => document.removeEventListener("keydown", closeOnEscape);
+  }, [previewOpen]);
+
   const show = (citation: Citation, anchor: HTMLElement, pinnedByFocus: boolean) => {
     cancelClose();
     if (citation.sources.length === 0 || root.current === null) return;
     const position = previewPosition(anchor, root.current);
     setPreview((shown) => ({
       key: citation.key,
-      sources: citation.sources,
-      claim: citation.claim,
       index: shown?.key === citation.key ? shown.index : 0,
       position,
       pinnedByFocus: pinnedByFocus || (shown?.key === citation.key && shown.pinnedByFocus),
@@ -170,10 +179,15 @@ export function CitedAnswer(props: CitedAnswerProps) {
     );
   };
 
+  const previewed = preview ? citations.get(preview.key) : undefined;
   const activeKey = preview?.key ?? opened?.key ?? null;
   const renderPiece = (piece: AnswerPiece): ReactNode => {
     if (piece.kind === "text") return <span key={piece.key}>{piece.text}</span>;
-    if (piece.kind === "chip") return <span key={piece.key}>{chipButton(piece, citationButton)}</span>;
+    if (piece.kind === "chip") {
+      return (
+        <span key={piece.key}>{citationButton(citations.get(piece.key) ?? chipCitation(piece), "chip")}</span>
+      );
+    }
     const level = piece.claim ? supportLevel(piece.claim) : undefined;
     return (
       <span key={piece.key}>
@@ -204,27 +218,44 @@ export function CitedAnswer(props: CitedAnswerProps) {
           {pieces.map(renderPiece)}
         </div>
       </AnswerNotices>
-      {preview ? (
+      {previewed && preview ? (
         <CitationPreview
           id={previewId}
-          sources={preview.sources}
-          index={preview.index}
-          claim={preview.claim}
+          sources={previewed.sources}
+          index={Math.min(preview.index, previewed.sources.length - 1)}
+          claim={previewed.claim}
           position={preview.position}
           openHint={messageId === null ? "Opens once the answer is saved" : null}
           onStep={(index) => setPreview((shown) => (shown ? { ...shown, index } : shown))}
-          onOpen={() => open(preview, preview.index)}
+          onOpen={() => open(previewed, preview.index)}
           onPointerEnter={cancelClose}
           onPointerLeave={closeSoon}
+          onFocusInside={() => setPreview((shown) => (shown ? { ...shown, pinnedByFocus: true } : shown))}
+          onFocusLeave={() => setPreview(null)}
         />
       ) : null}
-      {opened ? <InlineEvidence opened={opened} props={props} onClose={closeEvidence} /> : null}
+      {opened ? (
+        <InlineEvidence key={opened.reference.id} opened={opened} props={props} onClose={closeEvidence} />
+      ) : null}
     </div>
   );
 }
 
-function chipButton(piece: ChipPiece, button: (citation: Citation, variant: "chip") => ReactNode): ReactNode {
-  return button({ key: piece.key, sources: piece.source ? [piece.source] : [], claim: null }, "chip");
+function chipCitation(piece: ChipPiece): Citation {
+  return { key: piece.key, sources: piece.source ? [piece.source] : [], claim: null };
+}
+
+/** Every citation of the answer by its key: claims' buttons and inline chips, nested ones included. */
+function citationsOf(pieces: readonly AnswerPiece[]): Map<string, Citation> {
+  const citations = new Map<string, Citation>();
+  const visit = (piece: AnswerPiece) => {
+    if (piece.kind === "chip") citations.set(piece.key, chipCitation(piece));
+    if (piece.kind !== "claim") return;
+    citations.set(piece.key, { key: piece.key, sources: piece.sources, claim: piece.claim });
+    piece.parts.forEach(visit);
+  };
+  pieces.forEach(visit);
+  return citations;
 }
 
 function InlineEvidence({
@@ -268,7 +299,7 @@ function InlineEvidence({
 }
 
 /** Room the card needs below its citation; with less, it opens above. */
-const previewRoom = 240;
+const previewRoom = 300;
 
 /**
  * Below the citation, inside the answer and within its width; above it when the visible part of
@@ -282,11 +313,12 @@ function previewPosition(anchor: HTMLElement, root: HTMLElement): PreviewPositio
     Math.max(4, anchorBox.left - rootBox.left - 16),
     Math.max(4, rootBox.width - width - 4),
   );
-  const visibleBottom = Math.min(
-    window.innerHeight,
-    scrollingAncestor(root)?.getBoundingClientRect().bottom ?? Infinity,
-  );
-  if (visibleBottom - anchorBox.bottom < previewRoom && anchorBox.top - previewRoom > 0) {
+  const visible = scrollingAncestor(root)?.getBoundingClientRect();
+  const visibleTop = Math.max(0, visible?.top ?? 0);
+  const visibleBottom = Math.min(window.innerHeight, visible?.bottom ?? Number.POSITIVE_INFINITY);
+  const roomBelow = visibleBottom - anchorBox.bottom;
+  const roomAbove = anchorBox.top - visibleTop;
+  if (roomBelow < previewRoom && roomAbove > roomBelow) {
     return { left, top: anchorBox.top - rootBox.top - 6, width, above: true };
   }
   return { left, top: anchorBox.bottom - rootBox.top + 6, width, above: false };

@@ -17,7 +17,7 @@ import {
 import { CloseEvidenceButton, closeOnEscape } from "./close-evidence-button.tsx";
 import { EvidenceBoundary } from "./evidence-boundary.tsx";
 import { pageLabel } from "./evidence-labels.ts";
-import { type LoadPdf, loadPdfSlice } from "./pdf-slice-cache.ts";
+import { forgetPdfSlice, type LoadPdf, loadPdfSlice } from "./pdf-slice-cache.ts";
 import type { PdfDocumentOptions } from "./pdf-slice-viewer.tsx";
 import { useIsClient } from "./use-is-client.ts";
 
@@ -146,7 +146,11 @@ function LoadedPdf({
   const slice = use(loadPdfSlice(authScope, { messageId, referenceId: reference.id }, retryingOnce(loadPdf)));
   const location = pdfLocation(reference, slice.sliceStart);
   const [renderError, setRenderError] = useState<Error | null>(null);
-  if (renderError) throw renderError;
+  if (renderError) {
+    // Bytes pdfjs cannot draw are not kept: "Try again" loads them afresh.
+    forgetPdfSlice(authScope, { messageId, referenceId: reference.id });
+    throw renderError;
+  }
   if (location === null) throw new Error("not a PDF reference");
   return (
     <Suspense fallback={placeholder}>
@@ -162,13 +166,17 @@ function LoadedPdf({
   );
 }
 
-/** The host route renews an expired token itself; one more try covers a token that expired on the way. */
+/**
+ * One more try for a failure that may pass: no answer from the host, or a 5xx. The host route has
+ * already renewed an expired token; a 401, 403, 404 or 429 would only fail again.
+ */
 function retryingOnce(loadPdf: LoadPdf): LoadPdf {
   return async (messageId, referenceId, options) => {
     try {
       return await loadPdf(messageId, referenceId, options);
     } catch (error) {
-      if (RateLimitError.isInstance(error) || PermissionDeniedError.isInstance(error)) throw error;
+      const status = CitedApiError.isInstance(error) ? error.status : null;
+      if (status !== null && status < 500) throw error;
       return loadPdf(messageId, referenceId, options);
     }
   };

@@ -67,6 +67,11 @@ export function loadPdfSlice(
   return loading;
 }
 
+/** Drops one cached slice, e.g. one whose bytes could not be drawn. */
+export function forgetPdfSlice(authScope: string, request: PdfSliceRequest): void {
+  slices.delete(cacheKey(authScope, request));
+}
+
 /**
  * Drops cached slices: those of one account (call it when that account signs out), or all.
  *

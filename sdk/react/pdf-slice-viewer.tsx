@@ -31,8 +31,6 @@ export interface PdfSliceViewerProps {
   /** 1 fits the page to the width; 2 is twice that. */
   zoom: number;
   documentOptions?: PdfDocumentOptions;
-  /** Called once the cited page is drawn and scrolled into view. */
-  onCitedPageShown?(): void;
   onError(error: Error): void;
 }
 
@@ -44,7 +42,6 @@ export default function PdfSliceViewer({
   label,
   zoom,
   documentOptions = noOptions,
-  onCitedPageShown,
   onError,
 }: PdfSliceViewerProps) {
   const [scroller, setScroller] = useState<HTMLElement | null>(null);
@@ -72,8 +69,7 @@ export default function PdfSliceViewer({
     scrolledAtZoom.current = zoom;
     const offset = target.getBoundingClientRect().top - scroller.getBoundingClientRect().top;
     scroller.scrollTop += offset - scroller.clientHeight / 3;
-    onCitedPageShown?.();
-  }, [scroller, zoom, onCitedPageShown]);
+  }, [scroller, zoom]);
 
   return (
     <section

@@ -114,7 +114,9 @@ function TextEvidenceBody({ reference }: { reference: Reference }) {
           </p>
           <Quote text={reference.quote} />
           {reference.kind === "video_interval" ? (
-            <SafeLink url={reference.url}>Watch from {clockTime(reference.start_s)}</SafeLink>
+            <SafeLink url={reference.url}>
+              Open the video (the passage starts at {clockTime(reference.start_s)})
+            </SafeLink>
           ) : null}
         </>
       );
