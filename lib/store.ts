@@ -9,10 +9,10 @@ import { PGlite } from "@electric-sql/pglite";
 import { createSqlServiceStore, type ServiceStore } from "@/sdk/server/index.ts";
 import { serverEnvironment } from "./env.ts";
 
-const migrationsFolder = resolve(process.cwd(), "supabase/migrations");
-
-/** Applies the migration files not applied yet, in name order, each in its own transaction. */
-export async function applyMigrations(database: PGlite, folder = migrationsFolder): Promise<string[]> {
+/** Applies the files of supabase/migrations not applied yet, in name order, each in its own transaction. */
+export async function applyMigrations(database: PGlite): Promise<string[]> {
+  // Spelled out in full so that Next.js's output tracing includes only this folder.
+  const folder = join(process.cwd(), "supabase", "migrations");
   await database.exec(
     "create table if not exists cited_app_migrations (name text primary key, applied_at timestamptz not null default now())",
   );
