@@ -3,11 +3,11 @@ import { signOut } from "@/app/sign-in/actions";
 
 export function AppHeader({ userName }: { userName: string }) {
   return (
-    <header className="flex items-center gap-3 border-b border-stone-300 bg-white px-4 py-2 dark:border-stone-800 dark:bg-stone-900">
+    <header className="flex items-center gap-2 border-b border-stone-300 bg-white px-3 py-2 sm:gap-4 sm:px-4 dark:border-stone-800 dark:bg-stone-900">
       <Link href="/chat" className="text-lg font-semibold">
         Cited
       </Link>
-      <nav aria-label="Main" className="flex gap-3 text-sm">
+      <nav aria-label="Main" className="flex gap-1 text-sm sm:gap-3">
         <Link href="/chat" className="rounded px-2 py-1 hover:bg-stone-100 dark:hover:bg-stone-800">
           Chat
         </Link>
@@ -15,15 +15,15 @@ export function AppHeader({ userName }: { userName: string }) {
           Search
         </Link>
       </nav>
-      <div className="ml-auto flex items-center gap-3 text-sm">
+      <div className="ml-auto flex min-w-0 items-center gap-2 text-sm sm:gap-3">
         <span className="hidden text-stone-600 sm:inline dark:text-stone-400">Signed in as</span>
-        <span data-testid="user-name" className="max-w-[7rem] truncate font-medium sm:max-w-xs">
+        <span data-testid="user-name" className="min-w-0 max-w-[6rem] truncate font-medium sm:max-w-xs">
           {userName}
         </span>
         <form action={signOut}>
           <button
             type="submit"
-            className="whitespace-nowrap rounded-lg border border-stone-400 px-3 py-1 hover:border-blue-700 dark:border-stone-600"
+            className="whitespace-nowrap rounded-lg border border-stone-400 px-2 py-1 sm:px-3 hover:border-blue-700 dark:border-stone-600"
           >
             Sign out
           </button>

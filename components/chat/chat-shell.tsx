@@ -1,31 +1,34 @@
 "use client";
 /**
- * The chat: conversations beside the active one, its messages, the composer, and the evidence of
- * the citation opened last (a column on wide screens, a sheet on phones). Stored turns come from
- * the server; the turn being asked lives here until the server has it.
+ * The chat around a conversation (held by the chat layout, so it stays mounted from one
+ * conversation to the next): the conversation list, the composer, the turn being asked, errors
+ * and the evidence of the citation opened last (a column on wide screens, a sheet on phones).
+ * The conversation's stored turns come from the page below it.
  */
-import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState, useTransition } from "react";
+import { useParams, useRouter } from "next/navigation";
+import { type ReactNode, useEffect, useRef, useState, useTransition } from "react";
 import { cited } from "@/lib/cited-browser";
-import { type Conversation, createAnswerState, type StoredMessage } from "@/sdk/core/index.ts";
+import { type Conversation, createAnswerState } from "@/sdk/core/index.ts";
 import type { OpenedEvidence } from "@/sdk/react/index.ts";
+import { ChatContext } from "./chat-context";
 import { Composer, type Levels } from "./composer";
 import { ConversationList } from "./conversation-list";
 import { ErrorBanner, type ShownError, shownErrorOf } from "./error-banner";
 import { EvidencePanel } from "./evidence-panel";
 import type { LiveTurn } from "./live-turn";
-import { MessageList } from "./message-list";
 
 export interface ChatShellProps {
   conversations: Conversation[];
-  conversationId: string | null;
-  messages: StoredMessage[];
   authScope: string;
+  children: ReactNode;
 }
 
-export function ChatShell({ conversations, conversationId, messages, authScope }: ChatShellProps) {
+export function ChatShell({ conversations, authScope, children }: ChatShellProps) {
   const router = useRouter();
-  const [activeId, setActiveId] = useState(conversationId);
+  const routeId = useParams<{ id?: string[] }>().id?.[0] ?? null;
+  // A conversation created here for a question, before the URL shows it.
+  const [created, setCreated] = useState<string | null>(null);
+  const activeId = routeId ?? created;
   const [live, setLive] = useState<LiveTurn | null>(null);
   const [stopper, setStopper] = useState<AbortController | null>(null);
   const [error, setError] = useState<ShownError | null>(null);
@@ -34,23 +37,27 @@ export function ChatShell({ conversations, conversationId, messages, authScope }
   const [, startTransition] = useTransition();
   // The ask in flight; cleared when it ends or is abandoned, so an abandoned ask updates nothing.
   const running = useRef<AbortController | null>(null);
-  const activeIdNow = useRef(activeId);
-  activeIdNow.current = activeId;
+  const createdNow = useRef(created);
+  createdNow.current = created;
 
   // Leaving the chat (another page, sign-out) stops the answer being written for it.
   useEffect(() => () => abandon(running), []);
 
-  // Another conversation was opened (the page stays mounted across /chat/…): start afresh. The id
-  // of a conversation this chat just created arrives here too, and changes nothing.
+  // Another conversation was opened, or a new one started: start afresh. The URL of a
+  // conversation this chat just created arrives here too, and changes nothing.
   useEffect(() => {
-    if (conversationId === activeIdNow.current) return;
+    if (routeId !== null && routeId === createdNow.current) {
+      // Moving to a page does not reload the layout: read the list again, now holding the new one.
+      router.refresh();
+      return;
+    }
     abandon(running);
-    setActiveId(conversationId);
+    setCreated(null);
     setLive(null);
     setStopper(null);
     setError(null);
     setEvidence(null);
-  }, [conversationId]);
+  }, [routeId, router]);
 
   /** Asks; resolves to false when the question was not taken (the composer then keeps it). */
   async function ask(question: string, levels: Levels): Promise<boolean> {
@@ -59,18 +66,24 @@ export function ChatShell({ conversations, conversationId, messages, authScope }
     running.current = controller;
     const current = () => running.current === controller;
     setStopper(controller);
-    let turn: LiveTurn = { question, answer: createAnswerState(), messageId: null, stopped: false };
+    let turn: LiveTurn = {
+      conversationId: activeId,
+      question,
+      answer: createAnswerState(),
+      messageId: null,
+      stopped: false,
+    };
     setLive(turn);
-    let created: string | null = null;
     let taken = true;
     try {
-      let id = activeId;
-      if (id === null) {
-        id = (await cited.createConversation(undefined, { signal: controller.signal })).id;
-        created = id;
-        setActiveId(id);
+      if (turn.conversationId === null) {
+        const { id } = await cited.createConversation(undefined, { signal: controller.signal });
+        createdNow.current = id;
+        setCreated(id);
+        turn = { ...turn, conversationId: id };
+        setLive(turn);
       }
-      const updates = cited.ask(id, question, {
+      const updates = cited.ask(turn.conversationId!, question, {
         signal: controller.signal,
         detail_level: levels.detail,
         technicality_level: levels.technicality,
@@ -96,49 +109,47 @@ export function ChatShell({ conversations, conversationId, messages, authScope }
     if (!current()) return taken;
     running.current = null;
     setStopper(null);
-    // Read the stored conversation back; the live turn is drawn until it holds the answer.
+    // Read the stored conversation back (at its own URL once it has one); the live turn is drawn
+    // until the stored copy holds its answer.
+    const id = turn.conversationId;
     startTransition(() => {
-      if (created) router.replace(`/chat/${created}`);
+      if (id !== null && id !== routeId) router.replace(`/chat/${id}`);
       else router.refresh();
     });
     return taken;
   }
 
   return (
-    <div className="flex h-full min-h-0">
-      <ConversationList
-        conversations={conversations}
-        activeId={activeId}
-        openOnPhone={listOnPhone}
-        onClosePhone={() => setListOnPhone(false)}
-      />
-      <main className="flex min-w-0 flex-1 flex-col" aria-label="Conversation">
-        <button
-          type="button"
-          onClick={() => setListOnPhone(true)}
-          className="m-2 self-start rounded-lg border border-stone-400 px-3 py-1 text-sm md:hidden dark:border-stone-600"
-        >
-          Conversations ({conversations.length})
-        </button>
-        {error ? <ErrorBanner error={error} onDismiss={() => setError(null)} /> : null}
-        <MessageList
-          messages={messages}
-          live={live}
-          authScope={authScope}
-          onOpenEvidence={setEvidence}
-          empty={activeId === null}
+    <ChatContext value={{ authScope, live, openEvidence: setEvidence }}>
+      <div className="flex h-full min-h-0">
+        <ConversationList
+          conversations={conversations}
+          activeId={activeId}
+          openOnPhone={listOnPhone}
+          onClosePhone={() => setListOnPhone(false)}
         />
-        <Composer busy={stopper !== null} onAsk={ask} onStop={() => stopper?.abort()} />
-      </main>
-      {evidence ? (
-        <EvidencePanel
-          evidence={evidence}
-          authScope={authScope}
-          onClose={() => setEvidence(null)}
-          wideClassName="lg:h-auto lg:w-[min(48vw,46rem)]"
-        />
-      ) : null}
-    </div>
+        <main className="flex min-w-0 flex-1 flex-col" aria-label="Conversation">
+          <button
+            type="button"
+            onClick={() => setListOnPhone(true)}
+            className="m-2 self-start rounded-lg border border-stone-400 px-3 py-1 text-sm md:hidden dark:border-stone-600"
+          >
+            Conversations ({conversations.length})
+          </button>
+          {error ? <ErrorBanner error={error} onDismiss={() => setError(null)} /> : null}
+          {children}
+          <Composer busy={stopper !== null} onAsk={ask} onStop={() => stopper?.abort()} />
+        </main>
+        {evidence ? (
+          <EvidencePanel
+            evidence={evidence}
+            authScope={authScope}
+            onClose={() => setEvidence(null)}
+            wideClassName="lg:h-auto lg:w-[min(48vw,46rem)]"
+          />
+        ) : null}
+      </div>
+    </ChatContext>
   );
 }
 

@@ -2,6 +2,8 @@
 import type { AnswerState, StoredMessage } from "@/sdk/core/index.ts";
 
 export interface LiveTurn {
+  /** The conversation it is asked in; null until a new conversation is created for it. */
+  conversationId: string | null;
   question: string;
   answer: AnswerState;
   /** The stored answer's id, once the route said `saved`. */

@@ -95,22 +95,23 @@ export default async function SearchPage({
 }
 
 async function search(query: string, datasource: string, userId: string): Promise<Outcome> {
+  // The same kind of id the route handler gives its requests: logged here, shown to the person, sent to the service.
+  const requestId = `req_${crypto.randomUUID().replaceAll("-", "")}`;
   try {
-    const { results } = await serviceClient().rag({
-      query,
-      id_user: userId,
-      max_results: 10,
-      ...(datasource ? { datasource_ids: [datasource] } : {}),
-    });
+    const { results } = await serviceClient().rag(
+      { query, id_user: userId, max_results: 10, ...(datasource ? { datasource_ids: [datasource] } : {}) },
+      { requestId },
+    );
     return { kind: "results", results };
   } catch (error) {
     if (!CitedApiError.isInstance(error)) throw error;
+    console.error("search", requestId, error);
     const message =
       error.status === 429
         ? "Too many searches at once. Try again shortly."
         : error.status === 422
           ? (error.problem?.detail ?? "That search cannot be run as it is.")
           : "The knowledge service is not answering right now. Try again in a moment.";
-    return { kind: "error", message, requestId: error.requestId };
+    return { kind: "error", message, requestId: error.requestId ?? requestId };
   }
 }

@@ -1,0 +1,21 @@
+import { redirect } from "next/navigation";
+import type { ReactNode } from "react";
+import { ChatShell } from "@/components/chat/chat-shell";
+import { authScopeOf, currentUser } from "@/lib/auth";
+import { appStore } from "@/lib/store";
+
+/**
+ * The chat around every conversation: the list, the composer and the evidence panel. A layout
+ * stays mounted while the conversation below it changes, so an answer being written, an open
+ * panel and a half-typed question survive a new conversation getting its URL.
+ */
+export default async function ChatLayout({ children }: { children: ReactNode }) {
+  const user = await currentUser();
+  if (!user) redirect("/sign-in");
+  const conversations = await (await appStore()).listConversations(user.id);
+  return (
+    <ChatShell conversations={conversations} authScope={authScopeOf(user)}>
+      {children}
+    </ChatShell>
+  );
+}

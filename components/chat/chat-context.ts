@@ -1,0 +1,20 @@
+"use client";
+/** What the chat shell (in the layout) shares with the conversation shown below it (the page). */
+import { createContext, useContext } from "react";
+import type { OpenedEvidence } from "@/sdk/react/index.ts";
+import type { LiveTurn } from "./live-turn";
+
+export interface ChatContextValue {
+  authScope: string;
+  /** The turn being asked, with the conversation it belongs to. */
+  live: LiveTurn | null;
+  openEvidence(evidence: OpenedEvidence): void;
+}
+
+export const ChatContext = createContext<ChatContextValue | null>(null);
+
+export function useChat(): ChatContextValue {
+  const value = useContext(ChatContext);
+  if (value === null) throw new Error("useChat is for components inside ChatShell");
+  return value;
+}
