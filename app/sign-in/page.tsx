@@ -7,9 +7,14 @@ import { devSignInAllowed, serverEnvironment } from "@/lib/env";
 
 export const metadata: Metadata = { title: "Sign in · Cited" };
 
-export default async function SignInPage() {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await connection();
   if (await currentUser()) redirect("/chat");
+  const signedOut = (await searchParams)["signed-out"] !== undefined;
   const allowed = devSignInAllowed(serverEnvironment());
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-6 py-12">
@@ -20,6 +25,15 @@ export default async function SignInPage() {
           support it; when nothing does, Cited says so instead of guessing.
         </p>
       </div>
+      {signedOut ? (
+        <p
+          role="alert"
+          data-testid="error-banner"
+          className="rounded-lg border border-amber-600 bg-amber-50 p-3 text-sm dark:bg-amber-950"
+        >
+          You were signed out. Sign in again to go on; your conversations are kept.
+        </p>
+      ) : null}
       {allowed ? (
         <SignInForm />
       ) : (

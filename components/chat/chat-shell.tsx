@@ -101,7 +101,13 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
         // Stopped: the route stores what had arrived, marked partial; this copy shows until it is read back.
         setLive({ ...turn, stopped: true });
       } else {
-        setError(shownErrorOf(failure));
+        const shown = shownErrorOf(failure);
+        if (shown.signedOut) {
+          running.current = null;
+          router.replace("/sign-in?signed-out=1");
+          return false;
+        }
+        setError(shown);
         taken = turn.answer.text !== "";
         setLive(taken ? { ...turn, stopped: true } : null);
       }
