@@ -1,7 +1,7 @@
 import Link from "next/link";
-import { signOut } from "@/app/sign-in/actions";
+import { SignOutButton } from "./sign-out-button";
 
-export function AppHeader({ userName }: { userName: string }) {
+export function AppHeader({ userName, authScope }: { userName: string; authScope: string }) {
   return (
     <header className="flex items-center gap-2 border-b border-stone-300 bg-white px-3 py-2 sm:gap-4 sm:px-4 dark:border-stone-800 dark:bg-stone-900">
       <Link href="/chat" className="text-lg font-semibold">
@@ -20,14 +20,7 @@ export function AppHeader({ userName }: { userName: string }) {
         <span data-testid="user-name" className="min-w-0 max-w-[6rem] truncate font-medium sm:max-w-xs">
           {userName}
         </span>
-        <form action={signOut}>
-          <button
-            type="submit"
-            className="whitespace-nowrap rounded-lg border border-stone-400 px-2 py-1 sm:px-3 hover:border-blue-700 dark:border-stone-600"
-          >
-            Sign out
-          </button>
-        </form>
+        <SignOutButton authScope={authScope} />
       </div>
     </header>
   );

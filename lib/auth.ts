@@ -5,7 +5,7 @@
 import "server-only";
 import { cookies } from "next/headers";
 import type { AuthenticatedUser } from "@/sdk/server/index.ts";
-import { serverEnvironment } from "./env.ts";
+import { devSignInAllowed, serverEnvironment } from "./env.ts";
 import { type SessionUser, sessionCookieName, verifySession } from "./session.ts";
 
 /**
@@ -17,8 +17,12 @@ export async function authenticate(): Promise<AuthenticatedUser | null> {
   return user ? { id: user.id, externalUserId: user.id } : null;
 }
 
-/** The signed-in user of the page being rendered, or null. */
+/**
+ * The signed-in user of the page being rendered, or null. A development session counts only while
+ * the development sign-in is allowed: switching it off signs everyone out at once.
+ */
 export async function currentUser(): Promise<SessionUser | null> {
+  if (!devSignInAllowed(serverEnvironment())) return null;
   const jar = await cookies();
   return verifySession(jar.get(sessionCookieName)?.value, secret());
 }

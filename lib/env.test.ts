@@ -36,6 +36,12 @@ describe("the app's settings", () => {
     ]);
     expect(datasourceOptions("")).toEqual([]);
     expect(() => datasourceOptions("Manuals")).toThrow(/Name=ds_/);
+    expect(
+      parseServerEnvironment({ ...valid, CITED_DATASOURCES: "Manuals=ds_a1" }).CITED_DATASOURCES,
+    ).toEqual([{ id: "ds_a1", name: "Manuals" }]);
+    expect(() => parseServerEnvironment({ ...valid, CITED_DATASOURCES: "Manuals" })).toThrow(
+      /CITED_DATASOURCES.*Name=ds_/,
+    );
   });
 
   it("allows the development sign-in in production only when told to", () => {

@@ -13,7 +13,17 @@ const serverEnvironmentSchema = z.object({
   CITED_DEV_SIGN_IN: z.enum(["allow"]).optional(),
   CITED_APP_DATA_DIR: z.string().min(1).default(".data/app"),
   /** Datasources the search page offers as filters: `Name=ds_…` pairs, comma-separated. */
-  CITED_DATASOURCES: z.string().default(""),
+  CITED_DATASOURCES: z
+    .string()
+    .default("")
+    .transform((setting, context) => {
+      try {
+        return datasourceOptions(setting);
+      } catch (error) {
+        context.addIssue({ code: "custom", message: error instanceof Error ? error.message : String(error) });
+        return z.NEVER;
+      }
+    }),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
 });
 

@@ -2,7 +2,7 @@ import { redirect } from "next/navigation";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { AppHeader } from "@/components/app-header";
-import { currentUser } from "@/lib/auth";
+import { authScopeOf, currentUser } from "@/lib/auth";
 
 /** Every page behind sign-in: the header, then the page. The route handler checks the user again. */
 export default async function SignedInLayout({ children }: { children: ReactNode }) {
@@ -11,7 +11,7 @@ export default async function SignedInLayout({ children }: { children: ReactNode
   if (!user) redirect("/sign-in");
   return (
     <div className="flex h-dvh flex-col">
-      <AppHeader userName={user.id} />
+      <AppHeader userName={user.id} authScope={authScopeOf(user)} />
       <div className="min-h-0 flex-1">{children}</div>
     </div>
   );

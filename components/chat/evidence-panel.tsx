@@ -14,14 +14,19 @@ export interface EvidencePanelProps {
 
 export function EvidencePanel({ evidence, authScope, onClose, wideClassName }: EvidencePanelProps) {
   const panel = useRef<HTMLElement>(null);
+  // Focus moves into the panel, and back to what opened it (the citation) when it closes.
   useEffect(() => {
+    const opener = document.activeElement;
     panel.current?.focus();
+    return () => {
+      if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
+    };
   }, []);
   return (
     <>
       <button
         type="button"
-        aria-label="Close evidence"
+        aria-hidden="true"
         tabIndex={-1}
         onClick={onClose}
         className="fixed inset-0 z-30 bg-black/40 lg:hidden"

@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { SearchResults } from "@/components/search/search-results";
 import { authScopeOf, currentUser } from "@/lib/auth";
-import { datasourceOptions, serverEnvironment } from "@/lib/env";
+import { serverEnvironment } from "@/lib/env";
 import { serviceClient } from "@/lib/service-client";
 import { CitedApiError, limits, type RetrievalResult } from "@/sdk/core/index.ts";
 
@@ -28,7 +28,7 @@ export default async function SearchPage({
   const user = await currentUser();
   if (!user) redirect("/sign-in");
   const { q, datasource } = searchParamsSchema.parse(await searchParams);
-  const datasources = datasourceOptions(serverEnvironment().CITED_DATASOURCES);
+  const datasources = serverEnvironment().CITED_DATASOURCES;
   const chosen = datasources.find((option) => option.id === datasource)?.id ?? "";
   const outcome = q === "" ? ({ kind: "none" } as const) : await search(q, chosen, user.id);
 
