@@ -151,20 +151,20 @@ test("Stop keeps the part of the answer that had arrived, marked as stopped, als
   chatPage,
 }) => {
   await signInPage.signIn(uniqueUserName("alice"));
-  // Each line of the service's answer stream is held 1.5 s by the proxy, as a slow model would
-  // write: the first sentence arrives, the second is still being written when Stop is pressed.
-  appStack.proxy.paceAnswerLines(1_500);
+  // The service's stream stalls after its first sentence: the proxy holds each later line 5 s, as
+  // a slow model would write, so Stop comes while the second sentence is still being written.
+  appStack.proxy.paceAnswerLines(5_000, (line) => line.includes('"type":"utterance"'));
   const asked = appStack.proxy.mark();
   try {
     const answer = await chatPage.ask(delayedQueueQuestion.question);
-    await expect(answer).toContainText(delayedQueueQuestion.firstSentence, { timeout: 20_000 });
+    await expect(answer).toContainText(delayedQueueQuestion.firstSentence);
     await chatPage.stopButton.click();
 
     await expect(answer.getByTestId("cited-answer-partial")).toBeVisible();
     await expect(answer).toContainText(delayedQueueQuestion.firstSentence);
     await expect(answer).not.toContainText(delayedQueueQuestion.secondSentence);
     await expect(chatPage.askButton).toBeVisible();
-    // Stopping reaches the service: the app closed its stream before the service had finished it.
+    // Stopping reaches the service's side: the app closed its request before the stream had ended.
     await expect
       .poll(() => appStack.proxy.requestsSince(asked).filter((request) => request.path.endsWith("/ask")))
       .toEqual([expect.objectContaining({ closedEarly: true, finished: false })]);

@@ -25,8 +25,12 @@ export interface ServiceProxy {
   /** How many requests have arrived so far: pass it to `requestsSince` to see what came after. */
   mark(): number;
   requestsSince(mark: number): readonly ProxiedRequest[];
-  /** Holds each NDJSON line of answer streams for `milliseconds` before passing it on; null stops pacing. */
-  paceAnswerLines(milliseconds: number | null): void;
+  /**
+   * Holds each NDJSON line of answer streams for `milliseconds` before passing it on; null stops
+   * pacing. With `after`, lines pass at once up to and including the first one it matches, and
+   * only the later ones are held: a stream that stalls midway.
+   */
+  paceAnswerLines(milliseconds: number | null, after?: (line: string) => boolean): void;
   /** While true, every connection is dropped unanswered, as when the service is down. */
   simulateOutage(down: boolean): void;
   stop(): Promise<void>;
@@ -44,6 +48,7 @@ export async function startServiceProxy(serviceUrl: string): Promise<ServiceProx
   const target = new URL(serviceUrl);
   const log: ProxiedRequest[] = [];
   let lineDelay: number | null = null;
+  let paceAfter: ((line: string) => boolean) | undefined;
   let outage = false;
 
   const server: Server = createServer((incoming, outgoing) => {
@@ -78,13 +83,17 @@ export async function startServiceProxy(serviceUrl: string): Promise<ServiceProx
           return;
         }
         let pending = "";
+        let pacing = paceAfter === undefined;
+        const startsPacing = paceAfter;
         try {
           for await (const chunk of response) {
             pending += String(chunk);
             let newline = pending.indexOf("\n");
             while (newline !== -1 && !outgoing.destroyed) {
-              await wait(lineDelay ?? 0);
-              outgoing.write(pending.slice(0, newline + 1));
+              const line = pending.slice(0, newline + 1);
+              if (pacing) await wait(lineDelay ?? 0);
+              else if (startsPacing?.(line)) pacing = true;
+              outgoing.write(line);
               pending = pending.slice(newline + 1);
               newline = pending.indexOf("\n");
             }
@@ -122,8 +131,9 @@ export async function startServiceProxy(serviceUrl: string): Promise<ServiceProx
     requests: () => log,
     mark: () => log.length,
     requestsSince: (mark) => log.slice(mark),
-    paceAnswerLines(milliseconds) {
+    paceAnswerLines(milliseconds, after) {
       lineDelay = milliseconds;
+      paceAfter = after;
     },
     simulateOutage(down) {
       outage = down;
