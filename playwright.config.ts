@@ -23,10 +23,18 @@ export default defineConfig({
   // start a service and `next start` of their own, configured for it (e2e/support/app-stack.ts).
   webServer: {
     command: `node node_modules/next/dist/bin/next start --hostname 127.0.0.1 --port ${port}`,
-    url: `http://127.0.0.1:${port}`,
+    // A page that answers without the app's settings (the home page shows setup help then, with a 200).
+    url: `http://127.0.0.1:${port}/harness/evidence`,
     reuseExistingServer: false,
-    // The evidence harness page (app/harness) answers only in tests.
-    env: { CITED_E2E_HARNESS: "1" },
+    // The evidence harness page (app/harness) answers only in tests. The app's settings are blanked,
+    // so a developer's .env.local (which Next.js reads, without overriding what is set) changes nothing.
+    env: {
+      CITED_E2E_HARNESS: "1",
+      CITED_BASE_URL: "",
+      CITED_ASSISTANT_ID: "",
+      CITED_API_KEY: "",
+      CITED_SESSION_SECRET: "",
+    },
     timeout: 120_000,
   },
 });

@@ -53,6 +53,17 @@ export function serverEnvironment(): ServerEnvironment {
   return cached;
 }
 
+/** What is wrong with this process's settings, in words for the person starting the app; null when nothing. */
+export function settingsProblem(): string | null {
+  try {
+    serverEnvironment();
+    return null;
+  } catch (error) {
+    if (error instanceof EnvironmentError) return error.message;
+    throw error;
+  }
+}
+
 export interface DatasourceOption {
   id: string;
   name: string;

@@ -3,10 +3,12 @@ import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { AppHeader } from "@/components/app-header";
 import { authScopeOf, currentUser } from "@/lib/auth";
+import { settingsProblem } from "@/lib/env";
 
 /** Every page behind sign-in: the header, then the page. The route handler checks the user again. */
 export default async function SignedInLayout({ children }: { children: ReactNode }) {
   await connection();
+  if (settingsProblem()) redirect("/");
   const user = await currentUser();
   if (!user) redirect("/sign-in");
   return (

@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { connection } from "next/server";
 import { SignInForm } from "@/components/sign-in-form";
 import { currentUser } from "@/lib/auth";
-import { devSignInAllowed, serverEnvironment } from "@/lib/env";
+import { devSignInAllowed, serverEnvironment, settingsProblem } from "@/lib/env";
 
 export const metadata: Metadata = { title: "Sign in · Cited" };
 
@@ -13,6 +13,7 @@ export default async function SignInPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   await connection();
+  if (settingsProblem()) redirect("/");
   if (await currentUser()) redirect("/chat");
   const signedOut = (await searchParams)["signed-out"] !== undefined;
   const allowed = devSignInAllowed(serverEnvironment());
