@@ -1,6 +1,6 @@
 /** The handler called directly with Requests, in front of a fake service that replays recorded streams. */
 import { describe, expect, it } from "vitest";
-import { createServiceHandler } from "./create-service-handler.ts";
+import { type AuthenticatedUser, createServiceHandler } from "./create-service-handler.ts";
 import { createMemoryServiceStore } from "./memory-service-store.ts";
 import { ndjsonBody, ndjsonResponse, problemResponse } from "./testing/fake-fetch.ts";
 import {
@@ -14,6 +14,14 @@ import {
   recordedService,
   setup,
 } from "./testing/handler-harness.ts";
+
+/** The service settings every handler here shares; the service itself is never reached by these tests. */
+const serviceConfig = {
+  baseUrl: "http://service.test",
+  assistantId: "asst_Test0001",
+  apiKey: "sk_live_secret_key",
+  allowedOrigin: origin,
+};
 
 describe("createServiceHandler: guards", () => {
   it("answers 401 when authenticate returns null, before reading the body or calling the service", async () => {
@@ -107,10 +115,7 @@ describe("createServiceHandler: guards", () => {
   it("answers a generic 500 with a request id when the store fails, and reports the error", async () => {
     const errors: unknown[] = [];
     const failing = createServiceHandler({
-      baseUrl: "http://service.test",
-      assistantId: "asst_Test0001",
-      apiKey: "sk_live_secret_key",
-      allowedOrigin: origin,
+      ...serviceConfig,
       store: { ...createMemoryServiceStore(), listConversations: () => Promise.reject(new Error("db down")) },
       authenticate: async () => ({ id: "alice", externalUserId: "ext-alice" }),
       onError: (error) => errors.push(error),
@@ -121,6 +126,68 @@ describe("createServiceHandler: guards", () => {
     expect(response.status).toBe(500);
     expect((await problemOf(response)).detail).not.toContain("db down");
     expect(errors).toEqual([new Error("db down")]);
+  });
+});
+
+describe("createServiceHandler: a store per request", () => {
+  it("opens the store for each request with the request and its signed-in user, and answers from it", async () => {
+    const stores = new Map([
+      ["alice", createMemoryServiceStore()],
+      ["bob", createMemoryServiceStore()],
+    ]);
+    const alices = await stores.get("alice")!.createConversation("alice", "Alice's");
+    await stores.get("bob")!.createConversation("bob", "Bob's");
+    const opened: Array<{ url: string; token: string | null; user: AuthenticatedUser }> = [];
+    const handler = createServiceHandler({
+      ...serviceConfig,
+      authenticate: async (request) => {
+        const token = request.headers.get("Authorization");
+        return token ? { id: token.replace("Bearer ", ""), externalUserId: "ext" } : null;
+      },
+      store: async ({ request, user }) => {
+        opened.push({ url: request.url, token: request.headers.get("Authorization"), user });
+        const store = stores.get(user.id);
+        if (!store) throw new Error(`no store for ${user.id}`);
+        return store;
+      },
+    });
+    const get = (path: string, user: string | null) =>
+      handler.GET(
+        new Request(`${origin}/api/cited${path}`, {
+          headers: user ? { Authorization: `Bearer ${user}` } : {},
+        }),
+      );
+
+    const listed = (await (await get("/conversations", "alice")).json()) as { conversations: unknown[] };
+    expect(listed.conversations).toEqual([alices]);
+    expect(opened).toEqual([
+      {
+        url: `${origin}/api/cited/conversations`,
+        token: "Bearer alice",
+        user: { id: "alice", externalUserId: "ext" },
+      },
+    ]);
+    expect((await get(`/conversations/${alices.id}`, "bob")).status).toBe(404);
+    expect(opened.map((entry) => entry.user.id)).toEqual(["alice", "bob"]);
+
+    expect((await get("/conversations", null)).status).toBe(401);
+    expect(opened).toHaveLength(2);
+  });
+
+  it("answers a generic 500 when the store cannot be opened, and reports why", async () => {
+    const errors: unknown[] = [];
+    const handler = createServiceHandler({
+      ...serviceConfig,
+      authenticate: async () => ({ id: "alice", externalUserId: "ext-alice" }),
+      store: () => Promise.reject(new Error("no database connection")),
+      onError: (error) => errors.push(error),
+    });
+
+    const response = await handler.GET(new Request(`${origin}/api/cited/conversations`));
+
+    expect(response.status).toBe(500);
+    expect((await problemOf(response)).detail).not.toContain("database");
+    expect(errors).toEqual([new Error("no database connection")]);
   });
 });
 

@@ -32,7 +32,12 @@ export interface ServiceHandlerConfig {
   allowedOrigin: string | readonly string[];
   /** The signed-in user of a request, or null (401). Check the session here, not in a proxy. */
   authenticate(request: Request): Promise<AuthenticatedUser | null>;
-  store: ServiceStore;
+  /**
+   * Where conversations live: one store for every request, or a function that opens one per
+   * request after `authenticate` (e.g. a Supabase client carrying the user's access token, so
+   * the database's row-level security applies to every read and write).
+   */
+  store: ServiceStore | OpenServiceStore;
   /** Where the handler is mounted. Default `/api/cited`. */
   mountPath?: string;
   /** Largest accepted request body. Default 65,536 bytes. */
@@ -44,6 +49,12 @@ export interface ServiceHandlerConfig {
   /** Failures the browser only sees as a generic problem; log them. Default: `console.error`. */
   onError?(error: unknown, context: { requestId: string }): void;
 }
+
+/** Opens the store a request's reads and writes go to, once per request, after `authenticate`. */
+export type OpenServiceStore = (context: {
+  request: Request;
+  user: AuthenticatedUser;
+}) => ServiceStore | Promise<ServiceStore>;
 
 type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
@@ -57,6 +68,7 @@ export type ServiceHandler = ((request: Request) => Promise<Response>) &
 interface RouteContext {
   request: Request;
   user: AuthenticatedUser;
+  store: ServiceStore;
   params: string[];
   requestId: string;
 }
@@ -93,6 +105,18 @@ const userSchema = z.object({ id: z.string().min(1), externalUserId: idUserSchem
  *   baseUrl: env.CITED_BASE_URL, assistantId: env.CITED_ASSISTANT_ID, apiKey: env.CITED_API_KEY,
  *   allowedOrigin: env.CITED_APP_ORIGIN, authenticate, store: createSqlServiceStore({ client: pool }),
  * });
+ *
+ * @example
+ * // On Supabase: a store per request that runs as the signed-in user, so row-level security applies.
+ * export const { GET, POST, PATCH, DELETE } = createServiceHandler({
+ *   ...config,
+ *   authenticate: createSupabaseAuthenticate({ supabaseUrl }),
+ *   store: ({ request, user }) =>
+ *     createSupabaseServiceStore({
+ *       client: createSupabaseUserClient({ supabaseUrl, supabaseKey, accessToken: bearerToken(request)! }),
+ *       userId: user.id,
+ *     }),
+ * });
  */
 export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandler {
   assertServerRuntime("createServiceHandler");
@@ -103,7 +127,8 @@ export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandl
     config.onError ??
     ((error: unknown, context: { requestId: string }) =>
       console.error("cited handler", context.requestId, error));
-  const { store } = config;
+  const openStore: OpenServiceStore =
+    typeof config.store === "function" ? config.store : constantStore(config.store);
   const client: ServiceClient = createServiceClient({
     baseUrl: config.baseUrl,
     assistantId: config.assistantId,
@@ -119,12 +144,12 @@ export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandl
     {
       pattern: ["conversations"],
       method: "GET",
-      run: async ({ user }) => json({ conversations: await store.listConversations(user.id) }),
+      run: async ({ user, store }) => json({ conversations: await store.listConversations(user.id) }),
     },
     {
       pattern: ["conversations"],
       method: "POST",
-      run: async ({ request, user }) => {
+      run: async ({ request, user, store }) => {
         const { title } = parseBody(conversationCreateSchema, await body(request));
         return json(await store.createConversation(user.id, title), 201);
       },
@@ -132,13 +157,13 @@ export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandl
     {
       pattern: ["conversations", ":id"],
       method: "GET",
-      run: async ({ user, params: [id] }) =>
+      run: async ({ user, store, params: [id] }) =>
         json(orNoConversation(await store.getConversation(user.id, id!))),
     },
     {
       pattern: ["conversations", ":id"],
       method: "PATCH",
-      run: async ({ request, user, params: [id] }) => {
+      run: async ({ request, user, store, params: [id] }) => {
         const { title } = parseBody(conversationRenameSchema, await body(request));
         return json(orNoConversation(await store.renameConversation(user.id, id!, title)));
       },
@@ -146,7 +171,7 @@ export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandl
     {
       pattern: ["conversations", ":id"],
       method: "DELETE",
-      run: async ({ user, params: [id] }) => {
+      run: async ({ user, store, params: [id] }) => {
         if (!(await store.deleteConversation(user.id, id!))) throw noConversation();
         return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
       },
@@ -154,7 +179,7 @@ export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandl
     {
       pattern: ["conversations", ":id", "messages"],
       method: "GET",
-      run: async ({ user, params: [id] }) =>
+      run: async ({ user, store, params: [id] }) =>
         json({ messages: orNoConversation(await store.listMessages(user.id, id!)) }),
     },
     {
@@ -181,7 +206,7 @@ export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandl
     {
       pattern: ["pdf", ":messageId", ":referenceId"],
       method: "GET",
-      run: ({ request, user, params: [messageId, referenceId], requestId }) =>
+      run: ({ request, user, store, params: [messageId, referenceId], requestId }) =>
         servePdf({
           store,
           client,
@@ -198,6 +223,7 @@ export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandl
   async function ask({
     request,
     user,
+    store,
     params: [conversationId],
     requestId,
   }: RouteContext): Promise<Response> {
@@ -249,7 +275,8 @@ export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandl
       if (user === null) throw new HandlerProblem(401, "unauthenticated", "Sign in first.");
       const checkedUser = userSchema.safeParse(user);
       if (!checkedUser.success) throw new Error("authenticate returned a user without id or externalUserId");
-      const response = await route.run({ request, user: checkedUser.data, params, requestId });
+      const store = await openStore({ request, user: checkedUser.data });
+      const response = await route.run({ request, user: checkedUser.data, store, params, requestId });
       if (!response.headers.has("X-Request-ID")) response.headers.set("X-Request-ID", requestId);
       return response;
     } catch (error) {
@@ -318,6 +345,10 @@ function checkOrigin(request: Request, allowed: ReadonlySet<string>): void {
   if (origin === null || !allowed.has(origin)) {
     throw new HandlerProblem(403, "forbidden", "This request must come from the app's own origin.");
   }
+}
+
+function constantStore(store: ServiceStore): OpenServiceStore {
+  return () => store;
 }
 
 function noConversation(): HandlerProblem {

@@ -4,6 +4,7 @@ export { type AnswerRelayOptions, relayAnswers } from "./answer-relay.ts";
 export {
   type AuthenticatedUser,
   createServiceHandler,
+  type OpenServiceStore,
   type ServiceHandler,
   type ServiceHandlerConfig,
 } from "./create-service-handler.ts";
