@@ -1,6 +1,7 @@
 /**
  * The app's ServiceStore in embedded mode: the SDK's SQL store on PGlite under CITED_APP_DATA_DIR,
- * its tables made by the very migrations in supabase/migrations. One store per server process.
+ * its tables made by the very migrations in supabase/migrations. One store per server process; it
+ * connects as PGlite's superuser, who owns the tables and so is not held by row-level security.
  */
 import "server-only";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
@@ -9,10 +10,15 @@ import { PGlite } from "@electric-sql/pglite";
 import { createSqlServiceStore, type ServiceStore } from "@/sdk/server/index.ts";
 import { serverEnvironment } from "./env.ts";
 
-/** Applies the files of supabase/migrations not applied yet, in name order, each in its own transaction. */
+/**
+ * Applies the files of supabase/migrations not applied yet, in name order, each in its own
+ * transaction, after supabase/local-platform.sql: the roles and auth functions Supabase would
+ * provide, which the row-level security migration names.
+ */
 export async function applyMigrations(database: PGlite): Promise<string[]> {
-  // Spelled out in full so that Next.js's output tracing includes only this folder.
+  // Spelled out in full so that Next.js's output tracing includes only these files.
   const folder = join(process.cwd(), "supabase", "migrations");
+  await database.exec(readFileSync(join(process.cwd(), "supabase", "local-platform.sql"), "utf8"));
   await database.exec(
     "create table if not exists cited_app_migrations (name text primary key, applied_at timestamptz not null default now())",
   );
