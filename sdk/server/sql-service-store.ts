@@ -1,16 +1,14 @@
 /** A `ServiceStore` on any Postgres through an injected client (`pg.Pool`, PGlite, …); one statement per call. */
 import { z } from "zod";
-import {
-  type AnswerState,
-  answerStateSchema,
-  conversationRenameSchema,
-  conversationSchema,
-  pdfTokenSchema,
-  referenceSchema,
-  storedMessageSchema,
-} from "../core/index.ts";
+import { conversationRenameSchema, pdfTokenSchema } from "../core/index.ts";
 import { newMessageId } from "./message-id.ts";
-import { pdfTokenOf, type ServiceStore, type StoredReference, titleFrom } from "./service-store.ts";
+import { type ServiceStore, titleFrom } from "./service-store.ts";
+import {
+  citedReferenceRows,
+  conversationRowSchema,
+  messageRowSchema,
+  referenceRowSchema,
+} from "./sql/service-store-rows.ts";
 import { nextActivity, quoteIdentifier, serviceStoreStatements } from "./sql/service-store-schema.ts";
 
 /** What the store needs of a database client; `pg.Pool`, `pg.Client` and `PGlite` all fit. */
@@ -28,58 +26,6 @@ export interface SqlServiceStore extends ServiceStore {
   /** Creates the tables if they do not exist (the statements of `sql/service-store.sql`). */
   migrate(): Promise<void>;
 }
-
-const timestampSchema = z.union([z.date(), z.string()]).transform((value) => new Date(value).toISOString());
-
-const conversationRowSchema = z
-  .object({
-    id: z.string(),
-    title: z.string().nullable(),
-    created_at: timestampSchema,
-    updated_at: timestampSchema,
-  })
-  .transform((row) =>
-    conversationSchema.parse({
-      id: row.id,
-      title: row.title,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-    }),
-  );
-
-/** jsonb arrives parsed from `pg` and PGlite; a client that leaves it as text is read too. */
-const jsonbSchema = z.unknown().transform((value) => (typeof value === "string" ? JSON.parse(value) : value));
-
-const messageRowSchema = z
-  .object({
-    id: z.string(),
-    conversation_id: z.string(),
-    role: z.string(),
-    content: z.string(),
-    answer: jsonbSchema.pipe(answerStateSchema.nullable()),
-    partial: z.boolean(),
-    created_at: timestampSchema,
-  })
-  .transform((row) =>
-    storedMessageSchema.parse({
-      id: row.id,
-      conversationId: row.conversation_id,
-      role: row.role,
-      text: row.content,
-      answer: row.answer,
-      partial: row.partial,
-      createdAt: row.created_at,
-    }),
-  );
-
-const referenceRowSchema = z.object({
-  message_id: z.string(),
-  conversation_id: z.string(),
-  reference: jsonbSchema.pipe(referenceSchema),
-  pdf_token: z.string().nullable(),
-  pdf_expires_at: timestampSchema.nullable(),
-  refreshes: z.coerce.number().int(),
-});
 
 const messageColumns = "m.id, m.conversation_id, m.role, m.content, m.answer, m.partial, m.created_at";
 const uuidSchema = z.guid();
@@ -202,7 +148,7 @@ export function createSqlServiceStore(options: SqlServiceStoreOptions): SqlServi
           answer.text,
           JSON.stringify(answer),
           partial,
-          referenceRows(answer),
+          JSON.stringify(citedReferenceRows(answer)),
         ],
       );
       return row === undefined ? null : messageRowSchema.parse(row);
@@ -231,7 +177,7 @@ export function createSqlServiceStore(options: SqlServiceStoreOptions): SqlServi
          where r.message_id = $1 and r.reference_id = $2 and r.user_id = $3 and m.user_id = $3`,
         [messageId, referenceId, userId],
       );
-      return row === undefined ? null : storedReference(referenceRowSchema.parse(row));
+      return row === undefined ? null : referenceRowSchema.parse(row);
     },
 
     async replaceReferenceToken(userId, messageId, referenceId, token) {
@@ -243,33 +189,5 @@ export function createSqlServiceStore(options: SqlServiceStoreOptions): SqlServi
       );
       return updated.length > 0;
     },
-  };
-}
-
-/** The references of an answer as the JSON rows `jsonb_to_recordset` reads. */
-function referenceRows(answer: AnswerState): string {
-  return JSON.stringify(
-    Object.values(answer.references).map((reference) => {
-      const pdf = pdfTokenOf(reference);
-      return {
-        reference_id: reference.id,
-        pdf_token: pdf?.token ?? null,
-        pdf_expires_at: pdf?.expires_at ?? null,
-      };
-    }),
-  );
-}
-
-function storedReference(row: z.output<typeof referenceRowSchema>): StoredReference {
-  const pdf =
-    row.pdf_token === null || row.pdf_expires_at === null
-      ? null
-      : { token: row.pdf_token, expires_at: row.pdf_expires_at };
-  return {
-    messageId: row.message_id,
-    conversationId: row.conversation_id,
-    reference: row.reference,
-    pdf,
-    refreshes: row.refreshes,
   };
 }
