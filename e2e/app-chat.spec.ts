@@ -6,6 +6,7 @@
  */
 import type { Locator } from "@playwright/test";
 import type { PdfHighlightReference, StoredMessage } from "../sdk/core/index.ts";
+import { streamedInOrder } from "./pages/chat-page.ts";
 import { expect, test, uniqueUserName } from "./support/app-fixtures.ts";
 import {
   delayedQueueQuestion,
@@ -51,12 +52,7 @@ test("a signed-in user asks about the samples, the cited answer streams in, and 
   await expect(answer).toContainText(delayedQueueQuestion.firstSentence);
   const seen = await snapshots();
   expect(
-    seen.some(
-      (snapshot) =>
-        snapshot.phase === "streaming" &&
-        snapshot.text.includes(delayedQueueQuestion.firstSentence) &&
-        !snapshot.text.includes(delayedQueueQuestion.secondSentence),
-    ),
+    streamedInOrder(seen, delayedQueueQuestion.firstSentence, delayedQueueQuestion.secondSentence),
     `the first sentence showed before the second arrived; seen: ${JSON.stringify(seen)}`,
   ).toBe(true);
   await expect(chatPage.citations(answer).first()).toBeVisible();

@@ -20,6 +20,14 @@ export interface AnswerSnapshot {
   text: string;
 }
 
+/** Whether `first` was on screen, the answer still streaming, before `second` had arrived. */
+export function streamedInOrder(seen: readonly AnswerSnapshot[], first: string, second: string): boolean {
+  return seen.some(
+    (snapshot) =>
+      snapshot.phase === "streaming" && snapshot.text.includes(first) && !snapshot.text.includes(second),
+  );
+}
+
 const conversationPath = /\/chat\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:[/?#]|$)/;
 
 /** The conversation list beside the chat, most recent first. */

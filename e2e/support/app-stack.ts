@@ -106,7 +106,16 @@ function stopProcessGroup(child: ChildProcess): Promise<void> {
 
 const tail = (text: string) => text.split("\n").slice(-60).join("\n");
 
-export async function startAppStack(): Promise<AppStack> {
+export interface AppStackOptions {
+  /**
+   * Settings for `next start` on top of the stack's own, e.g. a Supabase project's; an empty string
+   * switches a setting off. The Supabase settings are blank unless given here, so a developer's
+   * .env.local cannot switch the embedded mode's specs to Supabase.
+   */
+  env?: Record<string, string>;
+}
+
+export async function startAppStack(options: AppStackOptions = {}): Promise<AppStack> {
   const adminToken = randomBytes(24).toString("base64url");
   const sessionSecret = randomBytes(32).toString("hex");
   let service: SpawnedService | undefined;
@@ -148,6 +157,10 @@ export async function startAppStack(): Promise<AppStack> {
           CITED_DEV_SIGN_IN: "allow",
           CITED_APP_DATA_DIR: temporaryDirectory("cited-app-e2e-"),
           CITED_DATASOURCES: datasourceSetting(documents),
+          SUPABASE_URL: "",
+          SUPABASE_PUBLISHABLE_KEY: "",
+          SUPABASE_JWT_SECRET: "",
+          ...options.env,
         },
       },
     );
