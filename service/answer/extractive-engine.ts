@@ -1,22 +1,8 @@
 /** The default answer engine: picks the sentences of retrieved passages that answer the question, never inventing text. */
 import type { DetailLevel, TechnicalityLevel } from "../../sdk/core/index.ts";
-import type { PassageWithSource } from "../domain.ts";
 import { analyze, type WeightedTerm } from "../index/analyzer.ts";
 import { type ExpectedAnswer, satisfies } from "./answer-type.ts";
-import type { AnswerEngine } from "./engine.ts";
-import type { CitedSpan } from "./references.ts";
-
-export interface RankedPassage {
-  passage: PassageWithSource;
-  score: number;
-}
-
-export interface ComposedClaim {
-  span: CitedSpan;
-  text: string;
-  /** How much of what the question asks the cited text (with its heading and neighbours) covers, 0–1. */
-  support: number;
-}
+import type { AnswerEngine, ComposedClaim, RankedPassage } from "./engine.ts";
 
 export interface Composition {
   claims: ComposedClaim[];

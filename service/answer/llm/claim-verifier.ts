@@ -1,6 +1,6 @@
 /** Checks a model's sentence against the passage sentences it cites; only a supported sentence becomes a claim. */
 import { analyze } from "../../index/analyzer.ts";
-import type { ComposedClaim } from "../extractive-engine.ts";
+import type { ComposedClaim } from "../engine.ts";
 import type { CitedSpan } from "../references.ts";
 import type { PromptPassage } from "./prompt.ts";
 import type { DraftSentence } from "./sentence-splitter.ts";

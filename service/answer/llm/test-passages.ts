@@ -4,8 +4,7 @@ import type { PassageWithSource } from "../../domain.ts";
 import { analyze, analyzeQuery } from "../../index/analyzer.ts";
 import type { Turn } from "../../store/sessions.ts";
 import { expectedAnswer } from "../answer-type.ts";
-import type { EngineRequest } from "../engine.ts";
-import type { RankedPassage } from "../extractive-engine.ts";
+import type { EngineRequest, RankedPassage } from "../engine.ts";
 
 function passage(id: string, heading: string, sentences: string[]): PassageWithSource {
   let offset = 0;
