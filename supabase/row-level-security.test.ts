@@ -312,7 +312,7 @@ for (const engine of engines) {
         }
       });
 
-      it("writes nothing, takes no activity number and cannot call the policies' helper", async () => {
+      it("writes nothing, takes no number from the sequences and cannot call the policies' helper", async () => {
         const { conversation, question } = await thread(alice);
         const attempts = [
           "insert into cited_conversations (id, user_id) values (gen_random_uuid(), 'anon')",
@@ -320,6 +320,7 @@ for (const engine of engines) {
           `delete from cited_messages where id = '${question}'`,
           `delete from cited_references where message_id = '${question}'`,
           "select nextval('cited_conversations_activity')",
+          "select nextval('cited_messages_position_seq')",
           `select private.owns_conversation('${conversation}')`,
         ];
         for (const sql of attempts)

@@ -40,11 +40,13 @@ grant execute on function private.owns_conversation(uuid) to authenticated;
 -- store needs (truncate, for one, ignores row-level security).
 revoke all on table public.cited_conversations, public.cited_messages, public.cited_references
   from anon, authenticated;
-revoke all on sequence public.cited_conversations_activity from anon, authenticated;
+revoke all on sequence public.cited_conversations_activity, public.cited_messages_position_seq
+  from anon, authenticated;
 grant select, insert, update, delete
   on table public.cited_conversations, public.cited_messages, public.cited_references
   to authenticated;
--- A new conversation and each new message take their order from this sequence.
+-- A new conversation and each new message take their order from this sequence. (A message's
+-- position is an identity column, whose sequence needs no grant.)
 grant usage on sequence public.cited_conversations_activity to authenticated;
 
 -- The policies look rows up by user_id; messages had no index on it.
