@@ -20,9 +20,6 @@ import {
 /** What Postgres raises when a row fails a policy's `with check`, or a role lacks a privilege. */
 const refused = { code: "42501" };
 const recordedAnswer = reduceAnswerText(readFixture("answer-stream.ndjson"));
-// Another user's update or delete has no where clause: one that reads the rows brings in the
-// read policy too, which would hide a loose update or delete policy. The SQL store's test at the
-// end sends the targeted statements.
 
 interface Thread {
   conversation: string;
@@ -104,6 +101,9 @@ for (const engine of engines) {
       ]);
     });
 
+    // Below, another user's update or delete has no where clause: one that reads the rows brings
+    // in the read policy too, which would hide a loose update or delete policy. The SQL store's
+    // test at the end sends the targeted statements.
     describe("conversations", () => {
       it("are read by their owner; another user sees none of them", async () => {
         const { conversation } = await thread(alice);
