@@ -1,0 +1,326 @@
+/**
+ * The Supabase store end to end but for hosted Supabase: supabase-js → the stand-in's gateway and
+ * PostgREST protocol → the real migrations, policies and functions on PGlite (and PostgreSQL).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { createClient } from "@supabase/supabase-js";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postgresAvailable, startPostgres } from "../../../service/testing/postgres.ts";
+import { describeServiceStoreContract } from "../../server/service-store.contract.ts";
+import type { ServiceStore } from "../../server/service-store.ts";
+import { createSqlServiceStore } from "../../server/sql-service-store.ts";
+import {
+  createSupabaseServiceStore,
+  createSupabaseUserClient,
+  SupabaseStoreError,
+} from "./supabase-service-store.ts";
+import { createPostgrestStandIn } from "./testing/postgrest-stand-in.ts";
+import { type SupabaseStandIn, startSupabaseStandIn } from "./testing/supabase-stand-in.ts";
+
+const supabaseFolder = new URL("../../../supabase/", import.meta.url);
+
+/** What Supabase provides, then every migration in name order: the schema of a Supabase project. */
+function projectSql(): string[] {
+  const migrations = new URL("migrations/", supabaseFolder);
+  const names = readdirSync(migrations)
+    .filter((name) => name.endsWith(".sql"))
+    .sort();
+  return [
+    readFileSync(new URL("local-platform.sql", supabaseFolder), "utf8"),
+    ...names.map((name) => readFileSync(new URL(name, migrations), "utf8")),
+  ];
+}
+
+async function migratedPglite(): Promise<PGlite> {
+  const database = await PGlite.create();
+  for (const sql of projectSql()) await database.exec(sql);
+  return database;
+}
+
+interface SignedIn {
+  id: string;
+  accessToken: string;
+}
+
+/** A confirmed user of the stand-in, signed in with supabase-js as a browser would be. */
+async function signIn(standIn: SupabaseStandIn, email: string): Promise<SignedIn> {
+  const password = "correct horse battery staple";
+  const { id } = standIn.createUser(email, password);
+  const auth = createClient(standIn.url, standIn.publishableKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+  });
+  const { data, error } = await auth.auth.signInWithPassword({ email, password });
+  if (error) throw error;
+  return { id, accessToken: data.session.access_token };
+}
+
+function storeOf(standIn: SupabaseStandIn, user: SignedIn): ServiceStore {
+  return createSupabaseServiceStore({
+    client: createSupabaseUserClient({
+      supabaseUrl: standIn.url,
+      supabaseKey: standIn.publishableKey,
+      accessToken: user.accessToken,
+    }),
+    userId: user.id,
+  });
+}
+
+/**
+ * The contract names its users `user-<uuid>` and expects each to be separate. Each becomes a real
+ * user of the stand-in with their own access token and store, as one request of the handler
+ * would open it; the contract's id is swapped for the user's Supabase id on the way in.
+ */
+function storePerUser(standIn: SupabaseStandIn): ServiceStore {
+  const users = new Map<string, Promise<{ id: string; store: ServiceStore }>>();
+  const as = (contractUser: string) => {
+    let user = users.get(contractUser);
+    if (!user) {
+      user = signIn(standIn, `${contractUser}@example.test`).then((signedIn) => ({
+        id: signedIn.id,
+        store: storeOf(standIn, signedIn),
+      }));
+      users.set(contractUser, user);
+    }
+    return user;
+  };
+  return {
+    createConversation: async (userId, title) => {
+      const { id, store } = await as(userId);
+      return store.createConversation(id, title);
+    },
+    listConversations: async (userId) => {
+      const { id, store } = await as(userId);
+      return store.listConversations(id);
+    },
+    getConversation: async (userId, conversationId) => {
+      const { id, store } = await as(userId);
+      return store.getConversation(id, conversationId);
+    },
+    renameConversation: async (userId, conversationId, title) => {
+      const { id, store } = await as(userId);
+      return store.renameConversation(id, conversationId, title);
+    },
+    deleteConversation: async (userId, conversationId) => {
+      const { id, store } = await as(userId);
+      return store.deleteConversation(id, conversationId);
+    },
+    addUserMessage: async (userId, conversationId, text) => {
+      const { id, store } = await as(userId);
+      return store.addUserMessage(id, conversationId, text);
+    },
+    saveAnswer: async (userId, conversationId, messageId, answer, options) => {
+      const { id, store } = await as(userId);
+      return store.saveAnswer(id, conversationId, messageId, answer, options);
+    },
+    listMessages: async (userId, conversationId) => {
+      const { id, store } = await as(userId);
+      return store.listMessages(id, conversationId);
+    },
+    findReference: async (userId, messageId, referenceId) => {
+      const { id, store } = await as(userId);
+      return store.findReference(id, messageId, referenceId);
+    },
+    replaceReferenceToken: async (userId, messageId, referenceId, token) => {
+      const { id, store } = await as(userId);
+      return store.replaceReferenceToken(id, messageId, referenceId, token);
+    },
+  };
+}
+
+describeServiceStoreContract("Supabase store (supabase-js → stand-in → PGlite with RLS)", async () => {
+  const database = await migratedPglite();
+  const standIn = await startSupabaseStandIn({ rest: createPostgrestStandIn(database) });
+  return {
+    store: storePerUser(standIn),
+    async close() {
+      await standIn.close();
+      await database.close();
+    },
+  };
+});
+
+describe.runIf(postgresAvailable)("on PostgreSQL", () => {
+  describeServiceStoreContract("Supabase store (supabase-js → stand-in → PostgreSQL with RLS)", async () => {
+    const postgres = await startPostgres();
+    const pool = new pg.Pool({ connectionString: postgres.url, max: 4 });
+    const standIn = await startSupabaseStandIn({ rest: createPostgrestStandIn(pool) });
+    for (const sql of projectSql()) await pool.query(sql);
+    return {
+      store: storePerUser(standIn),
+      async close() {
+        await standIn.close();
+        await pool.end();
+        postgres.stop();
+      },
+    };
+  });
+});
+
+describeServiceStoreContract("SQL store on the migrated schema (PGlite)", async () => {
+  const database = await migratedPglite();
+  return { store: createSqlServiceStore({ client: database }), close: () => database.close() };
+});
+
+describe("the Supabase store", () => {
+  let database: PGlite;
+  let standIn: SupabaseStandIn;
+  const rpcCalls = () =>
+    Object.entries(standIn.requests)
+      .filter(([route]) => route.startsWith("POST /rest/v1/rpc/"))
+      .reduce((sum, [, count]) => sum + count, 0);
+
+  beforeAll(async () => {
+    database = await migratedPglite();
+    standIn = await startSupabaseStandIn({ rest: createPostgrestStandIn(database) });
+  });
+  afterAll(async () => {
+    await standIn.close();
+    await database.close();
+  });
+
+  it("refuses, before any request, a call for another user than its access token's", async () => {
+    const alice = await signIn(standIn, "alice@example.test");
+    const store = storeOf(standIn, alice);
+    const before = rpcCalls();
+
+    for (const call of [
+      () => store.listConversations("someone-else"),
+      () => store.getConversation("someone-else", "not-a-uuid"),
+    ]) {
+      const error = await call().catch((thrown: unknown) => thrown);
+      expect(SupabaseStoreError.isInstance(error) && error.code).toBe("user_mismatch");
+    }
+    expect(rpcCalls()).toBe(before);
+  });
+
+  it("keeps each user's rows in the database under their own Supabase id", async () => {
+    const bob = await signIn(standIn, "bob@example.test");
+    const { id } = await storeOf(standIn, bob).createConversation(bob.id, "Bob's");
+
+    const rows = await database.query("select user_id from public.cited_conversations where id = $1", [id]);
+    expect(rows.rows).toEqual([{ user_id: bob.id }]);
+  });
+
+  it("throws the Data API's refusal for a visitor who is not signed in (the functions are for signed-in users)", async () => {
+    const anonymous = createSupabaseServiceStore({
+      client: createSupabaseUserClient({
+        supabaseUrl: standIn.url,
+        supabaseKey: standIn.publishableKey,
+        accessToken: standIn.publishableKey,
+      }),
+      userId: "anonymous",
+    });
+
+    const error = await anonymous.listConversations("anonymous").catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(SupabaseStoreError);
+    expect(error).toMatchObject({ code: "42501", status: 401 });
+  });
+
+  it("throws, rather than answering null, when the access token is not accepted", async () => {
+    const forged = createSupabaseServiceStore({
+      client: createSupabaseUserClient({
+        supabaseUrl: standIn.url,
+        supabaseKey: standIn.publishableKey,
+        accessToken: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl",
+      }),
+      userId: "x",
+    });
+
+    await expect(forged.getConversation("x", crypto.randomUUID())).rejects.toMatchObject({
+      name: "SupabaseStoreError",
+      status: 401,
+      code: "PGRST301",
+    });
+  });
+
+  it("throws when the database is unreachable, with status 0", async () => {
+    const unreachable = createSupabaseServiceStore({
+      client: createSupabaseUserClient({
+        supabaseUrl: "http://127.0.0.1:9",
+        supabaseKey: standIn.publishableKey,
+        accessToken: "token",
+      }),
+      userId: "x",
+    });
+
+    await expect(unreachable.listConversations("x")).rejects.toMatchObject({
+      name: "SupabaseStoreError",
+      status: 0,
+    });
+  });
+});
+
+describe("the PostgREST stand-in", () => {
+  let database: PGlite;
+  let standIn: SupabaseStandIn;
+
+  beforeAll(async () => {
+    database = await migratedPglite();
+    // Reads every conversation it may: no where clause of its own, so only row-level security filters.
+    await database.exec(`
+      create function public.test_visible_conversations() returns setof text
+      language sql stable security invoker set search_path = ''
+      as $$ select title from public.cited_conversations order by title $$;
+      grant execute on function public.test_visible_conversations() to authenticated;
+      create function public.test_fail(message text) returns text language plpgsql
+      as $$ begin raise exception '%', message using hint = 'a hint'; end $$;`);
+    standIn = await startSupabaseStandIn({ rest: createPostgrestStandIn(database) });
+  });
+  afterAll(async () => {
+    await standIn.close();
+    await database.close();
+  });
+
+  const clientOf = (accessToken: string) =>
+    createSupabaseUserClient({ supabaseUrl: standIn.url, supabaseKey: standIn.publishableKey, accessToken });
+
+  it("runs functions as the signed-in user, so row-level security filters what they read", async () => {
+    const carol = await signIn(standIn, "carol@example.test");
+    const dave = await signIn(standIn, "dave@example.test");
+    await storeOf(standIn, carol).createConversation(carol.id, "Carol's");
+    await storeOf(standIn, dave).createConversation(dave.id, "Dave's");
+
+    expect((await clientOf(carol.accessToken).rpc("test_visible_conversations")).data).toEqual(["Carol's"]);
+    expect((await clientOf(dave.accessToken).rpc("test_visible_conversations")).data).toEqual(["Dave's"]);
+  });
+
+  it("answers PostgREST's errors: an unknown function, wrong arguments, a raised exception", async () => {
+    const erin = await signIn(standIn, "erin@example.test");
+    const client = clientOf(erin.accessToken);
+
+    const unknown = await client.rpc("no_such_function", { a: 1 });
+    expect(unknown.status).toBe(404);
+    expect(unknown.error).toMatchObject({ code: "PGRST202" });
+    const wrongArguments = await client.rpc("cited_get_conversation", { id: crypto.randomUUID() });
+    expect(wrongArguments.error?.code).toBe("PGRST202");
+    const raised = await client.rpc("test_fail", { message: "broken" });
+    expect(raised.status).toBe(400);
+    expect(raised.error).toMatchObject({ code: "P0001", message: "broken", hint: "a hint", details: null });
+    const badUuid = await client.rpc("cited_get_conversation", { conversation: "not-a-uuid" });
+    expect(badUuid.status).toBe(400);
+    expect(badUuid.error?.code).toBe("22P02");
+  });
+
+  it("says plainly what it does not cover instead of pretending", async () => {
+    const response = await fetch(`${standIn.url}/rest/v1/cited_conversations?select=*`, {
+      headers: { apikey: standIn.publishableKey },
+    });
+
+    expect(response.status).toBe(501);
+    expect(await response.json()).toMatchObject({ code: "STANDIN" });
+  });
+});
+
+describe("store-functions.sql", () => {
+  it("is the migration the Supabase store's functions come from, word for word", () => {
+    const shipped = readFileSync(new URL("./sql/store-functions.sql", import.meta.url), "utf8");
+    const migration = readFileSync(
+      new URL("migrations/20261124020000_cited_store_functions.sql", supabaseFolder),
+      "utf8",
+    );
+
+    expect(shipped).toBe(migration);
+  });
+});
