@@ -1,4 +1,7 @@
-/** Supabase adapters for the server SDK: authenticate users by their Supabase access token. */
+/**
+ * Supabase adapters for the server SDK: authenticate users by their Supabase access token, and keep
+ * the ServiceStore in the project's Postgres as the signed-in user, so row-level security applies.
+ */
 export {
   bearerToken,
   createSupabaseAuthenticate,
@@ -6,3 +9,10 @@ export {
   type SupabaseAuthenticateOptions,
   verifySupabaseAccessToken,
 } from "./supabase-authenticate.ts";
+export {
+  createSupabaseServiceStore,
+  createSupabaseUserClient,
+  type SupabaseServiceStoreOptions,
+  SupabaseStoreError,
+  type SupabaseUserClientOptions,
+} from "./supabase-service-store.ts";
