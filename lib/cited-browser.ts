@@ -1,4 +1,18 @@
-/** The browser's client of the app's own route; the service and its key stay on the server. */
-import { createServiceBrowserClient } from "@/sdk/browser/index.ts";
+/**
+ * The browser's client of the app's own route; the service and its key stay on the server.
+ * Embedded mode: the session cookie goes along by itself. Supabase mode: each call carries the
+ * Supabase session's access token as a bearer header, refreshed once when it has expired.
+ */
+import { createAuthenticatedFetch, supabaseAccessTokenSource } from "@/sdk/adapters/fetch/index.ts";
+import { createServiceBrowserClient, type ServiceBrowserClient } from "@/sdk/browser/index.ts";
+import { createSupabaseBrowserClient } from "./supabase/client.ts";
+import type { SupabaseProject } from "./supabase/project.ts";
 
-export const cited = createServiceBrowserClient({ endpoint: "/api/cited" });
+const endpoint = "/api/cited";
+
+/** `supabase`: the project the server named (props, not build-time env), or null in embedded mode. */
+export function createCitedBrowser(supabase: SupabaseProject | null): ServiceBrowserClient {
+  if (supabase === null) return createServiceBrowserClient({ endpoint });
+  const fetch = createAuthenticatedFetch(supabaseAccessTokenSource(createSupabaseBrowserClient(supabase)));
+  return createServiceBrowserClient({ endpoint, fetch });
+}

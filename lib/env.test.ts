@@ -5,6 +5,7 @@ import {
   devSignInAllowed,
   EnvironmentError,
   parseServerEnvironment,
+  supabaseProjectSettings,
 } from "./env.ts";
 
 const valid = {
@@ -45,9 +46,91 @@ describe("the app's settings", () => {
   });
 
   it("allows the development sign-in in production only when told to", () => {
-    expect(devSignInAllowed({ NODE_ENV: "development", CITED_DEV_SIGN_IN: undefined })).toBe(true);
-    expect(devSignInAllowed({ NODE_ENV: "production", CITED_DEV_SIGN_IN: undefined })).toBe(false);
-    expect(devSignInAllowed({ NODE_ENV: "production", CITED_DEV_SIGN_IN: "allow" })).toBe(true);
+    const embedded = { kind: "embedded", sessionSecret: valid.CITED_SESSION_SECRET } as const;
+    expect(devSignInAllowed({ NODE_ENV: "development", CITED_DEV_SIGN_IN: undefined, auth: embedded })).toBe(
+      true,
+    );
+    expect(devSignInAllowed({ NODE_ENV: "production", CITED_DEV_SIGN_IN: undefined, auth: embedded })).toBe(
+      false,
+    );
+    expect(devSignInAllowed({ NODE_ENV: "production", CITED_DEV_SIGN_IN: "allow", auth: embedded })).toBe(
+      true,
+    );
+  });
+
+  it("runs embedded, with the development sign-in's secret, when Supabase is not configured", () => {
+    expect(parseServerEnvironment(valid).auth).toEqual({
+      kind: "embedded",
+      sessionSecret: valid.CITED_SESSION_SECRET,
+    });
+    // Blank Supabase settings (a test switching them off) are no configuration at all.
+    expect(
+      parseServerEnvironment({ ...valid, SUPABASE_URL: "", SUPABASE_PUBLISHABLE_KEY: "" }).auth.kind,
+    ).toBe("embedded");
+    expect(() => parseServerEnvironment({ ...valid, CITED_SESSION_SECRET: undefined })).toThrow(
+      /CITED_SESSION_SECRET is required.*SUPABASE_URL/,
+    );
+  });
+});
+
+describe("Supabase mode", () => {
+  const supabase = {
+    ...valid,
+    CITED_SESSION_SECRET: undefined,
+    SUPABASE_URL: "https://abcdefgh.supabase.co/",
+    SUPABASE_PUBLISHABLE_KEY: "sb_publishable_0123456789abcdef",
+  };
+
+  it("switches on with the project's URL and publishable key, without a session secret", () => {
+    const environment = parseServerEnvironment(supabase);
+    expect(environment.auth).toEqual({
+      kind: "supabase",
+      url: "https://abcdefgh.supabase.co",
+      publishableKey: "sb_publishable_0123456789abcdef",
+      jwtSecret: undefined,
+    });
+    expect(parseServerEnvironment({ ...supabase, SUPABASE_JWT_SECRET: "s".repeat(40) }).auth).toMatchObject({
+      jwtSecret: "s".repeat(40),
+    });
+  });
+
+  it("switches the development sign-in off, even where it was allowed", () => {
+    const environment = parseServerEnvironment({
+      ...supabase,
+      NODE_ENV: "development",
+      CITED_DEV_SIGN_IN: "allow",
+    });
+    expect(devSignInAllowed(environment)).toBe(false);
+  });
+
+  it("refuses half a configuration instead of falling back to the development sign-in", () => {
+    expect(() => parseServerEnvironment({ ...supabase, SUPABASE_PUBLISHABLE_KEY: undefined })).toThrow(
+      /SUPABASE_PUBLISHABLE_KEY is missing: Supabase mode needs both/,
+    );
+    expect(() => parseServerEnvironment({ ...valid, SUPABASE_PUBLISHABLE_KEY: "sb_publishable_x" })).toThrow(
+      /SUPABASE_URL is missing/,
+    );
+    expect(() => parseServerEnvironment({ ...supabase, SUPABASE_URL: "abcdefgh.supabase.co" })).toThrow(
+      EnvironmentError,
+    );
+  });
+
+  it("refuses a secret or service-role key, which the browser would receive", () => {
+    expect(() =>
+      parseServerEnvironment({ ...supabase, SUPABASE_PUBLISHABLE_KEY: "sb_secret_0123456789" }),
+    ).toThrow(/SUPABASE_PUBLISHABLE_KEY is a secret key/);
+    const legacyKey = (role: string) =>
+      [
+        Buffer.from(JSON.stringify({ alg: "HS256", typ: "JWT" })).toString("base64url"),
+        Buffer.from(JSON.stringify({ iss: "supabase", role })).toString("base64url"),
+        "signature",
+      ].join(".");
+    expect(() =>
+      parseServerEnvironment({ ...supabase, SUPABASE_PUBLISHABLE_KEY: legacyKey("service_role") }),
+    ).toThrow(/service_role key/);
+    expect(
+      parseServerEnvironment({ ...supabase, SUPABASE_PUBLISHABLE_KEY: legacyKey("anon") }).auth.kind,
+    ).toBe("supabase");
   });
 
   it("accepts the app's origin, and in development its loopback twin too", () => {
@@ -57,5 +140,18 @@ describe("the app's settings", () => {
     expect(allowedOrigins({ NODE_ENV: "development", CITED_APP_ORIGIN: "https://app.example.com/" })).toEqual(
       ["https://app.example.com"],
     );
+  });
+
+  it("gives the proxy the project alone, and nothing while it is incomplete or invalid", () => {
+    expect(supabaseProjectSettings(supabase)).toEqual({
+      url: "https://abcdefgh.supabase.co",
+      publishableKey: "sb_publishable_0123456789abcdef",
+    });
+    expect(supabaseProjectSettings({ ...supabase, CITED_API_KEY: undefined })).not.toBeNull();
+    expect(supabaseProjectSettings({ ...supabase, SUPABASE_PUBLISHABLE_KEY: "" })).toBeNull();
+    expect(
+      supabaseProjectSettings({ ...supabase, SUPABASE_PUBLISHABLE_KEY: "sb_secret_0123456789" }),
+    ).toBeNull();
+    expect(supabaseProjectSettings(valid)).toBeNull();
   });
 });

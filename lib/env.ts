@@ -1,15 +1,48 @@
-/** The host app's server settings, read and validated once; the service key never reaches the browser. */
+/**
+ * The host app's server settings, read and validated once; the service key never reaches the browser.
+ * They also choose the app's mode: Supabase (Auth signs users in, the store is the project's
+ * Postgres under row-level security) when SUPABASE_URL and SUPABASE_PUBLISHABLE_KEY are set,
+ * otherwise embedded (the development sign-in and PGlite).
+ */
 import "server-only";
+import { decodeJwt } from "jose";
 import { z } from "zod";
+import type { SupabaseProject } from "./supabase/project.ts";
 
-const serverEnvironmentSchema = z.object({
+/** Set to the empty string counts as not set, so a test or a shell can switch a setting off. */
+const unlessBlank = <Schema extends z.ZodType>(schema: Schema) =>
+  z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+
+const sessionSecretSchema = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/i, "must be 32 random bytes in hex (openssl rand -hex 32)");
+
+/**
+ * The publishable (or legacy anon) key is handed to every browser, so a secret or service-role key
+ * here would give anyone the whole database: refused.
+ */
+const publishableKeySchema = z
+  .string()
+  .min(1)
+  .refine((key) => !key.startsWith("sb_secret_"), "is a secret key; use the project's publishable key")
+  .refine((key) => legacyKeyRole(key) !== "service_role", "is the service_role key; use the anon key");
+
+function legacyKeyRole(key: string): unknown {
+  if (!key.startsWith("eyJ")) return undefined;
+  try {
+    return decodeJwt(key).role;
+  } catch {
+    // Not a JWT after all: whatever it is, it is not a service-role JWT.
+    return undefined;
+  }
+}
+
+const serverSettingsSchema = z.object({
   CITED_BASE_URL: z.url(),
   CITED_ASSISTANT_ID: z.string().regex(/^asst_[A-Za-z0-9_-]+$/, "must be an assistant id (asst_…)"),
   CITED_API_KEY: z.string().min(16, "must be the assistant's API key"),
   CITED_APP_ORIGIN: z.url().default("http://localhost:3000"),
-  CITED_SESSION_SECRET: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/i, "must be 32 random bytes in hex (openssl rand -hex 32)"),
+  CITED_SESSION_SECRET: unlessBlank(sessionSecretSchema),
   CITED_DEV_SIGN_IN: z.enum(["allow"]).optional(),
   CITED_APP_DATA_DIR: z.string().min(1).default(".data/app"),
   /** Datasources the search page offers as filters: `Name=ds_…` pairs, comma-separated. */
@@ -24,7 +57,51 @@ const serverEnvironmentSchema = z.object({
         return z.NEVER;
       }
     }),
+  SUPABASE_URL: unlessBlank(z.url()),
+  SUPABASE_PUBLISHABLE_KEY: unlessBlank(publishableKeySchema),
+  /** Only for projects still signing with the legacy shared secret (HS256); others use the JWKS. */
+  SUPABASE_JWT_SECRET: unlessBlank(
+    z.string().min(32, "must be the project's JWT secret (32 characters or more)"),
+  ),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+});
+
+/** How users sign in, and where their conversations are kept. */
+export type AuthMode =
+  | { kind: "embedded"; sessionSecret: string }
+  | { kind: "supabase"; url: string; publishableKey: string; jwtSecret: string | undefined };
+
+const serverEnvironmentSchema = serverSettingsSchema.transform((settings, context) => {
+  const { CITED_SESSION_SECRET, SUPABASE_URL, SUPABASE_PUBLISHABLE_KEY, SUPABASE_JWT_SECRET, ...rest } =
+    settings;
+  if (SUPABASE_URL !== undefined || SUPABASE_PUBLISHABLE_KEY !== undefined) {
+    // Half a Supabase configuration would quietly fall back to the development sign-in: refused.
+    if (SUPABASE_URL === undefined || SUPABASE_PUBLISHABLE_KEY === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: [SUPABASE_URL === undefined ? "SUPABASE_URL" : "SUPABASE_PUBLISHABLE_KEY"],
+        message: "is missing: Supabase mode needs both SUPABASE_URL and SUPABASE_PUBLISHABLE_KEY",
+      });
+      return z.NEVER;
+    }
+    const auth: AuthMode = {
+      kind: "supabase",
+      url: projectUrl(SUPABASE_URL),
+      publishableKey: SUPABASE_PUBLISHABLE_KEY,
+      jwtSecret: SUPABASE_JWT_SECRET,
+    };
+    return { ...rest, auth };
+  }
+  if (CITED_SESSION_SECRET === undefined) {
+    context.addIssue({
+      code: "custom",
+      path: ["CITED_SESSION_SECRET"],
+      message: "is required for the development sign-in (or set SUPABASE_URL and SUPABASE_PUBLISHABLE_KEY)",
+    });
+    return z.NEVER;
+  }
+  const auth: AuthMode = { kind: "embedded", sessionSecret: CITED_SESSION_SECRET };
+  return { ...rest, auth };
 });
 
 export type ServerEnvironment = z.infer<typeof serverEnvironmentSchema>;
@@ -86,11 +163,42 @@ export function datasourceOptions(setting: string): DatasourceOption[] {
     });
 }
 
-/** The development sign-in runs in development, and in production only when explicitly allowed. */
+/**
+ * The development sign-in runs in embedded mode only: in development, and in production only when
+ * explicitly allowed. With Supabase configured it is off, whatever CITED_DEV_SIGN_IN says.
+ */
 export function devSignInAllowed(
-  environment: Pick<ServerEnvironment, "NODE_ENV" | "CITED_DEV_SIGN_IN">,
+  environment: Pick<ServerEnvironment, "NODE_ENV" | "CITED_DEV_SIGN_IN" | "auth">,
 ): boolean {
+  if (environment.auth.kind !== "embedded") return false;
   return environment.NODE_ENV !== "production" || environment.CITED_DEV_SIGN_IN === "allow";
+}
+
+/**
+ * The Supabase project alone, for the proxy, which must not stop a page that would explain a
+ * setting problem: null unless both settings are there and valid.
+ */
+export function supabaseProjectSettings(
+  environment: Record<string, string | undefined>,
+): SupabaseProject | null {
+  const parsed = serverSettingsSchema
+    .pick({ SUPABASE_URL: true, SUPABASE_PUBLISHABLE_KEY: true })
+    .safeParse(environment);
+  if (!parsed.success) return null;
+  const { SUPABASE_URL: url, SUPABASE_PUBLISHABLE_KEY: publishableKey } = parsed.data;
+  if (url === undefined || publishableKey === undefined) return null;
+  return { url: projectUrl(url), publishableKey };
+}
+
+/** Without a trailing slash, so `${url}/auth/v1` is the issuer Supabase Auth writes in its tokens. */
+function projectUrl(url: string): string {
+  return url.replace(/\/+$/, "");
+}
+
+/** The Supabase project of this process, or null in embedded mode. */
+export function supabaseProject(): Extract<AuthMode, { kind: "supabase" }> | null {
+  const { auth } = serverEnvironment();
+  return auth.kind === "supabase" ? auth : null;
 }
 
 /**

@@ -2,19 +2,26 @@ import { redirect } from "next/navigation";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { AppHeader } from "@/components/app-header";
+import { CitedBrowserProvider } from "@/components/cited-browser-provider";
 import { authScopeOf, currentUser } from "@/lib/auth";
-import { settingsProblem } from "@/lib/env";
+import { settingsProblem, supabaseProject } from "@/lib/env";
 
-/** Every page behind sign-in: the header, then the page. The route handler checks the user again. */
+/**
+ * Every page behind sign-in: the header, then the page. The route handler checks the user again.
+ * In Supabase mode the browser learns the project's URL and publishable key here (never the JWT secret).
+ */
 export default async function SignedInLayout({ children }: { children: ReactNode }) {
   await connection();
   if (settingsProblem()) redirect("/");
   const user = await currentUser();
   if (!user) redirect("/sign-in");
+  const project = supabaseProject();
   return (
-    <div className="flex h-dvh flex-col">
-      <AppHeader userName={user.id} authScope={authScopeOf(user)} />
-      <div className="min-h-0 flex-1">{children}</div>
-    </div>
+    <CitedBrowserProvider supabase={project && { url: project.url, publishableKey: project.publishableKey }}>
+      <div className="flex h-dvh flex-col">
+        <AppHeader userName={user.name} authScope={authScopeOf(user)} />
+        <div className="min-h-0 flex-1">{children}</div>
+      </div>
+    </CitedBrowserProvider>
   );
 }

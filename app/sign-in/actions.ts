@@ -1,9 +1,13 @@
 "use server";
-/** Development sign-in and sign-out: the signed session cookie is set and cleared here only. */
+/**
+ * Development sign-in, and sign-out in either mode: the development session cookie is set and
+ * cleared here only; a Supabase session is ended through Supabase Auth.
+ */
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { devSignInAllowed, serverEnvironment } from "@/lib/env";
 import { sessionCookieName, sessionCookieOptions, signSession, userNameSchema } from "@/lib/session";
+import { createSupabaseServerClient } from "@/lib/supabase/server";
 
 export interface SignInState {
   error: string | null;
@@ -13,18 +17,26 @@ export interface SignInState {
 export async function signIn(_previous: SignInState, form: FormData): Promise<SignInState> {
   const environment = serverEnvironment();
   const userName = String(form.get("demoUser") ?? form.get("userName") ?? "");
-  if (!devSignInAllowed(environment)) {
+  if (!devSignInAllowed(environment) || environment.auth.kind !== "embedded") {
     return { error: "The development sign-in is switched off on this server.", userName };
   }
   const parsed = userNameSchema.safeParse(userName);
   if (!parsed.success) return { error: parsed.error.issues[0]?.message ?? "Invalid user name.", userName };
-  const token = await signSession({ id: parsed.data }, environment.CITED_SESSION_SECRET);
+  const token = await signSession({ id: parsed.data }, environment.auth.sessionSecret);
   const secure = environment.CITED_APP_ORIGIN.startsWith("https:");
   (await cookies()).set(sessionCookieName, token, { ...sessionCookieOptions, secure });
   redirect("/chat");
 }
 
 export async function signOut(): Promise<void> {
-  (await cookies()).delete(sessionCookieName);
+  const { auth } = serverEnvironment();
+  if (auth.kind === "supabase") {
+    // This browser's session only: the person's other devices stay signed in.
+    const { error } = await (await createSupabaseServerClient(auth)).auth.signOut({ scope: "local" });
+    // Unless Supabase Auth confirms, the session cookie is still there: say so rather than pretend.
+    if (error) throw new Error(`Signing out failed, you are still signed in: ${error.message}`);
+  } else {
+    (await cookies()).delete(sessionCookieName);
+  }
   redirect("/sign-in");
 }

@@ -2,11 +2,14 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { connection } from "next/server";
 import { SignInForm } from "@/components/sign-in-form";
+import { SupabaseSignInForm } from "@/components/supabase-sign-in-form";
+import { Welcome, WelcomeNotice } from "@/components/welcome";
 import { currentUser } from "@/lib/auth";
 import { devSignInAllowed, serverEnvironment, settingsProblem } from "@/lib/env";
 
 export const metadata: Metadata = { title: "Sign in · Cited" };
 
+/** Supabase mode: email and password or an emailed link. Embedded mode: the development sign-in. */
 export default async function SignInPage({
   searchParams,
 }: {
@@ -15,27 +18,23 @@ export default async function SignInPage({
   await connection();
   if (settingsProblem()) redirect("/");
   if (await currentUser()) redirect("/chat");
-  const signedOut = (await searchParams)["signed-out"] !== undefined;
-  const allowed = devSignInAllowed(serverEnvironment());
+  const query = await searchParams;
+  const environment = serverEnvironment();
   return (
-    <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-6 py-12">
-      <div className="flex flex-col gap-2">
-        <h1 className="text-3xl font-semibold">Cited</h1>
-        <p className="text-stone-700 dark:text-stone-300">
-          Ask questions of your documents. Every claim in an answer links to the exact lines of the page that
-          support it; when nothing does, Cited says so instead of guessing.
-        </p>
-      </div>
-      {signedOut ? (
-        <p
-          role="alert"
-          data-testid="error-banner"
-          className="rounded-lg border border-amber-600 bg-amber-50 p-3 text-sm dark:bg-amber-950"
-        >
+    <Welcome>
+      {query["signed-out"] !== undefined ? (
+        <WelcomeNotice>
           You were signed out. Sign in again to go on; your conversations are kept.
-        </p>
+        </WelcomeNotice>
       ) : null}
-      {allowed ? (
+      {query.link === "invalid" ? (
+        <WelcomeNotice>
+          That sign-in link has expired or was used already. Ask for a new one below.
+        </WelcomeNotice>
+      ) : null}
+      {environment.auth.kind === "supabase" ? (
+        <SupabaseSignInForm />
+      ) : devSignInAllowed(environment) ? (
         <SignInForm />
       ) : (
         <p role="alert" className="rounded-lg border border-amber-600 bg-amber-50 p-4 dark:bg-amber-950">
@@ -43,6 +42,6 @@ export default async function SignInPage({
           Auth, or set CITED_DEV_SIGN_IN=allow for a demo.
         </p>
       )}
-    </main>
+    </Welcome>
   );
 }

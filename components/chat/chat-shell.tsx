@@ -7,7 +7,7 @@
  */
 import { useParams, useRouter } from "next/navigation";
 import { type ReactNode, useEffect, useRef, useState, useTransition } from "react";
-import { cited } from "@/lib/cited-browser";
+import { useCited } from "@/components/cited-browser-provider";
 import { type Conversation, createAnswerState } from "@/sdk/core/index.ts";
 import type { OpenedEvidence } from "@/sdk/react/index.ts";
 import { ChatContext } from "./chat-context";
@@ -24,6 +24,7 @@ export interface ChatShellProps {
 }
 
 export function ChatShell({ conversations, authScope, children }: ChatShellProps) {
+  const cited = useCited();
   const router = useRouter();
   const routeId = useParams<{ id?: string[] }>().id?.[0] ?? null;
   // A conversation created here for a question, before the URL shows it.

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
-import { cited } from "@/lib/cited-browser";
+import { useCited } from "@/components/cited-browser-provider";
 import type { Conversation } from "@/sdk/core/index.ts";
 import { ErrorBanner, type ShownError, shownErrorOf } from "./error-banner";
 
@@ -21,6 +21,7 @@ export function ConversationList({
   openOnPhone,
   onClosePhone,
 }: ConversationListProps) {
+  const cited = useCited();
   const router = useRouter();
   const [renaming, setRenaming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Conversation | null>(null);

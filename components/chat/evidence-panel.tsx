@@ -1,7 +1,7 @@
 "use client";
 /** The evidence of the citation opened last: a column beside the chat on wide screens, a sheet on phones. */
 import { useEffect, useRef } from "react";
-import { cited } from "@/lib/cited-browser";
+import { useCited } from "@/components/cited-browser-provider";
 import { type OpenedEvidence, ReferenceEvidence } from "@/sdk/react/index.ts";
 
 export interface EvidencePanelProps {
@@ -13,6 +13,7 @@ export interface EvidencePanelProps {
 }
 
 export function EvidencePanel({ evidence, authScope, onClose, wideClassName }: EvidencePanelProps) {
+  const cited = useCited();
   const panel = useRef<HTMLElement>(null);
   // Focus moves into the panel, and back to what opened it (the citation) when it closes.
   useEffect(() => {

@@ -1,7 +1,7 @@
 "use client";
 /** The turns of a conversation, oldest first, kept scrolled to the newest while an answer streams. */
 import { useEffect, useRef } from "react";
-import { cited } from "@/lib/cited-browser";
+import { useCited } from "@/components/cited-browser-provider";
 import type { AnswerState, StoredMessage } from "@/sdk/core/index.ts";
 import { CitedAnswer, type OpenedEvidence } from "@/sdk/react/index.ts";
 import { isStored, type LiveTurn, liveAnswerId } from "./live-turn";
@@ -114,6 +114,7 @@ interface AnswerProps extends Pick<MessageListProps, "authScope" | "onOpenEviden
 }
 
 function Answer({ answer, messageId, partial, authScope, onOpenEvidence }: AnswerProps) {
+  const cited = useCited();
   return (
     <CitedAnswer
       answer={answer}

@@ -2,7 +2,7 @@ import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { ChatShell } from "@/components/chat/chat-shell";
 import { authScopeOf, currentUser } from "@/lib/auth";
-import { appStore } from "@/lib/store";
+import { pageStore } from "@/lib/page-store";
 
 /**
  * The chat around every conversation: the list, the composer and the evidence panel. A layout
@@ -12,7 +12,7 @@ import { appStore } from "@/lib/store";
 export default async function ChatLayout({ children }: { children: ReactNode }) {
   const user = await currentUser();
   if (!user) redirect("/sign-in");
-  const conversations = await (await appStore()).listConversations(user.id);
+  const conversations = await (await pageStore(user)).listConversations(user.id);
   return (
     <ChatShell conversations={conversations} authScope={authScopeOf(user)}>
       {children}

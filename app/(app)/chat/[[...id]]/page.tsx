@@ -3,7 +3,7 @@ import { notFound, redirect } from "next/navigation";
 import { z } from "zod";
 import { ConversationView } from "@/components/chat/conversation-view";
 import { currentUser } from "@/lib/auth";
-import { appStore } from "@/lib/store";
+import { pageStore } from "@/lib/page-store";
 
 export const metadata: Metadata = { title: "Chat · Cited" };
 
@@ -14,7 +14,7 @@ export default async function ChatPage({ params }: { params: Promise<{ id?: stri
   const { id: segments = [] } = await params;
   const [id, ...rest] = segments;
   if (rest.length > 0 || (id !== undefined && !z.guid().safeParse(id).success)) notFound();
-  const messages = id === undefined ? [] : await (await appStore()).listMessages(user.id, id);
+  const messages = id === undefined ? [] : await (await pageStore(user)).listMessages(user.id, id);
   if (messages === null) notFound();
   return <ConversationView conversationId={id ?? null} messages={messages} />;
 }
