@@ -5,7 +5,18 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const sdkRoot = import.meta.dirname;
-const peers = ["zod", "react", "react-pdf", "@supabase/supabase-js"];
+/** Peers any SDK folder may import. */
+const sharedPeers = ["zod", "react", "react-pdf", "@supabase/supabase-js"];
+/** Peers only one folder may import: a host that copies sdk/ without that adapter does not need them. */
+const folderPeers: Record<string, readonly string[]> = { "adapters/supabase": ["jose"] };
+
+function peersOf(path: string): string[] {
+  const location = relative(sdkRoot, path).split(sep).join("/");
+  const own = Object.entries(folderPeers).flatMap(([folder, peers]) =>
+    location.startsWith(`${folder}/`) ? peers : [],
+  );
+  return [...sharedPeers, ...own];
+}
 
 /** Tests and their support (recorded fixtures, fakes, contract suites) may import anything. */
 function isTestFile(path: string): boolean {
@@ -37,7 +48,7 @@ function violation(path: string, specifier: string): string | null {
     const inServer = relative(sdkRoot, path).split(sep)[0] === "server";
     return inServer ? null : "a node: builtin outside sdk/server";
   }
-  const isPeer = peers.some((peer) => specifier === peer || specifier.startsWith(`${peer}/`));
+  const isPeer = peersOf(path).some((peer) => specifier === peer || specifier.startsWith(`${peer}/`));
   return isPeer ? null : "not a declared peer";
 }
 
@@ -47,12 +58,19 @@ describe("sdk imports", () => {
   it("finds the SDK's source files (and leaves its tests out)", () => {
     const names = files.map((path) => relative(sdkRoot, path));
     expect(names).toEqual(
-      expect.arrayContaining(["core/index.ts", "server/index.ts", "browser/index.ts", "react/index.ts"]),
+      expect.arrayContaining([
+        "core/index.ts",
+        "server/index.ts",
+        "browser/index.ts",
+        "react/index.ts",
+        "adapters/supabase/index.ts",
+        "adapters/fetch/index.ts",
+      ]),
     );
     expect(names.some((name) => name.includes(".test."))).toBe(false);
   });
 
-  it("imports nothing outside sdk/ except zod, react, react-pdf and @supabase/supabase-js", () => {
+  it("imports nothing outside sdk/ but zod, react, react-pdf, @supabase/supabase-js, and jose in adapters/supabase", () => {
     const problems = files.flatMap((path) =>
       importsOf(path).flatMap((specifier) => {
         const reason = violation(path, specifier);
@@ -74,6 +92,19 @@ describe("sdk imports", () => {
     expect(violation(server, "node:crypto")).toBeNull();
     expect(violation(browser, "react/jsx-runtime")).toBeNull();
     expect(violation(browser, "../core/index.ts")).toBeNull();
+
+    const supabaseAdapter = join(sdkRoot, "adapters", "supabase", "example.ts");
+    const fetchAdapter = join(sdkRoot, "adapters", "fetch", "example.ts");
+    expect(violation(supabaseAdapter, "jose")).toBeNull();
+    expect(violation(supabaseAdapter, "@supabase/supabase-js")).toBeNull();
+    expect(violation(fetchAdapter, "jose")).toBe("not a declared peer");
+    expect(violation(server, "jose")).toBe("not a declared peer");
+    expect(violation(join(sdkRoot, "adapters", "supabase-extra", "example.ts"), "jose")).toBe(
+      "not a declared peer",
+    );
+    expect(violation(supabaseAdapter, "jose-extra")).toBe("not a declared peer");
+    expect(violation(supabaseAdapter, "node:crypto")).toBe("a node: builtin outside sdk/server");
+    expect(violation(supabaseAdapter, "../../server/index.ts")).toBeNull();
     expect(
       ts
         .preProcessFile('export * from "a"; import type { B } from "b"; await import("c");', true, true)
