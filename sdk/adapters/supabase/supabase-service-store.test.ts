@@ -8,9 +8,11 @@ import { createClient } from "@supabase/supabase-js";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresAvailable, startPostgres } from "../../../service/testing/postgres.ts";
+import { createServiceHandler } from "../../server/create-service-handler.ts";
 import { describeServiceStoreContract } from "../../server/service-store.contract.ts";
 import type { ServiceStore } from "../../server/service-store.ts";
 import { createSqlServiceStore } from "../../server/sql-service-store.ts";
+import { bearerToken, createSupabaseAuthenticate } from "./supabase-authenticate.ts";
 import {
   createSupabaseServiceStore,
   createSupabaseUserClient,
@@ -38,6 +40,26 @@ async function migratedPglite(): Promise<PGlite> {
   for (const sql of projectSql()) await database.exec(sql);
   return database;
 }
+
+interface Project {
+  database: PGlite;
+  standIn: SupabaseStandIn;
+}
+
+/** One project for the file (starting PGlite and migrating it is the slow part); users keep tests apart. */
+let sharedProject: Promise<Project> | undefined;
+const project = () => {
+  sharedProject ??= migratedPglite().then(async (database) => ({
+    database,
+    standIn: await startSupabaseStandIn({ rest: createPostgrestStandIn(database) }),
+  }));
+  return sharedProject;
+};
+afterAll(async () => {
+  const opened = await sharedProject;
+  await opened?.standIn.close();
+  await opened?.database.close();
+});
 
 interface SignedIn {
   id: string;
@@ -130,15 +152,8 @@ function storePerUser(standIn: SupabaseStandIn): ServiceStore {
 }
 
 describeServiceStoreContract("Supabase store (supabase-js → stand-in → PGlite with RLS)", async () => {
-  const database = await migratedPglite();
-  const standIn = await startSupabaseStandIn({ rest: createPostgrestStandIn(database) });
-  return {
-    store: storePerUser(standIn),
-    async close() {
-      await standIn.close();
-      await database.close();
-    },
-  };
+  const { standIn } = await project();
+  return { store: storePerUser(standIn), close() {} };
 });
 
 describe.runIf(postgresAvailable)("on PostgreSQL", () => {
@@ -159,8 +174,8 @@ describe.runIf(postgresAvailable)("on PostgreSQL", () => {
 });
 
 describeServiceStoreContract("SQL store on the migrated schema (PGlite)", async () => {
-  const database = await migratedPglite();
-  return { store: createSqlServiceStore({ client: database }), close: () => database.close() };
+  const { database } = await project();
+  return { store: createSqlServiceStore({ client: database }), close() {} };
 });
 
 describe("the Supabase store", () => {
@@ -172,12 +187,7 @@ describe("the Supabase store", () => {
       .reduce((sum, [, count]) => sum + count, 0);
 
   beforeAll(async () => {
-    database = await migratedPglite();
-    standIn = await startSupabaseStandIn({ rest: createPostgrestStandIn(database) });
-  });
-  afterAll(async () => {
-    await standIn.close();
-    await database.close();
+    ({ database, standIn } = await project());
   });
 
   it("refuses, before any request, a call for another user than its access token's", async () => {
@@ -193,6 +203,55 @@ describe("the Supabase store", () => {
       expect(SupabaseStoreError.isInstance(error) && error.code).toBe("user_mismatch");
     }
     expect(rpcCalls()).toBe(before);
+  });
+
+  it("serves the handler's routes as the user whose access token each request carries", async () => {
+    const frank = await signIn(standIn, "frank@example.test");
+    const grace = await signIn(standIn, "grace@example.test");
+    const origin = "https://app.example";
+    const handler = createServiceHandler({
+      baseUrl: "http://service.test",
+      assistantId: "asst_Test0001",
+      apiKey: "sk_test_key",
+      allowedOrigin: origin,
+      authenticate: createSupabaseAuthenticate({ supabaseUrl: standIn.url }),
+      store: ({ request, user }) =>
+        createSupabaseServiceStore({
+          client: createSupabaseUserClient({
+            supabaseUrl: standIn.url,
+            supabaseKey: standIn.publishableKey,
+            accessToken: bearerToken(request)!,
+          }),
+          userId: user.id,
+        }),
+    });
+    const call = (method: string, path: string, accessToken: string, body?: string) =>
+      handler(
+        new Request(`${origin}/api/cited${path}`, {
+          method,
+          headers: {
+            Authorization: `Bearer ${accessToken}`,
+            Origin: origin,
+            "Content-Type": "application/json",
+          },
+          ...(body === undefined ? {} : { body }),
+        }),
+      );
+
+    const created = await call("POST", "/conversations", frank.accessToken, '{"title":"Frank\'s"}');
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+
+    expect(await (await call("GET", "/conversations", frank.accessToken)).json()).toMatchObject({
+      conversations: [{ id, title: "Frank's" }],
+    });
+    expect((await call("GET", `/conversations/${id}`, grace.accessToken)).status).toBe(404);
+    expect((await call("DELETE", `/conversations/${id}`, grace.accessToken)).status).toBe(404);
+    expect(await (await call("GET", "/conversations", grace.accessToken)).json()).toEqual({
+      conversations: [],
+    });
+    expect((await call("GET", "/conversations", standIn.publishableKey)).status).toBe(401);
+    expect((await call("GET", `/conversations/${id}`, frank.accessToken)).status).toBe(200);
   });
 
   it("keeps each user's rows in the database under their own Supabase id", async () => {
@@ -257,7 +316,7 @@ describe("the PostgREST stand-in", () => {
   let standIn: SupabaseStandIn;
 
   beforeAll(async () => {
-    database = await migratedPglite();
+    ({ database, standIn } = await project());
     // Reads every conversation it may: no where clause of its own, so only row-level security filters.
     await database.exec(`
       create function public.test_visible_conversations() returns setof text
@@ -266,11 +325,6 @@ describe("the PostgREST stand-in", () => {
       grant execute on function public.test_visible_conversations() to authenticated;
       create function public.test_fail(message text) returns text language plpgsql
       as $$ begin raise exception '%', message using hint = 'a hint'; end $$;`);
-    standIn = await startSupabaseStandIn({ rest: createPostgrestStandIn(database) });
-  });
-  afterAll(async () => {
-    await standIn.close();
-    await database.close();
   });
 
   const clientOf = (accessToken: string) =>
