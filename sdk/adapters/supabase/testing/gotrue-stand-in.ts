@@ -64,15 +64,17 @@ interface PendingLink {
   codeChallenge: { challenge: string; method: string } | null;
 }
 
-/** GoTrue's error: an HTTP status, an error code from auth-js's list, and a message. */
+/** GoTrue's error: an HTTP status, an error code from auth-js's list, a message, and any extra fields. */
 class GoTrueError extends Error {
   readonly status: number;
   readonly code: string;
+  readonly extra: Record<string, unknown>;
 
-  constructor(status: number, code: string, message: string) {
+  constructor(status: number, code: string, message: string, extra: Record<string, unknown> = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.extra = extra;
   }
 }
 
@@ -101,11 +103,11 @@ const emailLinkTypes = new Set(["email", "magiclink", "signup"]);
 const invalidLink = () => new GoTrueError(403, "otp_expired", "Token has expired or is invalid");
 
 /** GoTrue answers in the error shape of the API version the client asked for (auth-js asks 2024-01-01). */
-export function goTrueErrorResponse(request: Request, error: GoTrueError): Response {
+function goTrueErrorResponse(request: Request, error: GoTrueError): Response {
   const modern = (request.headers.get("X-Supabase-Api-Version") ?? "") >= "2024-01-01";
   const body = modern
-    ? { code: error.code, msg: error.message }
-    : { code: error.status, error_code: error.code, msg: error.message };
+    ? { code: error.code, msg: error.message, ...error.extra }
+    : { code: error.status, error_code: error.code, msg: error.message, ...error.extra };
   return Response.json(body, { status: error.status, headers: { "X-Supabase-Api-Version": "2024-01-01" } });
 }
 
@@ -304,14 +306,9 @@ export async function createGoTrueStandIn(options: {
     const email = normalizedEmail(body.email);
     if (body.password.length < 6) {
       // auth-js reads the reasons into AuthWeakPasswordError.
-      return Response.json(
-        {
-          code: "weak_password",
-          msg: "Password should be at least 6 characters.",
-          weak_password: { reasons: ["length"] },
-        },
-        { status: 422, headers: { "X-Supabase-Api-Version": "2024-01-01" } },
-      );
+      throw new GoTrueError(422, "weak_password", "Password should be at least 6 characters.", {
+        weak_password: { reasons: ["length"] },
+      });
     }
     if (userByEmail(email)) throw new GoTrueError(422, "user_already_exists", "User already registered");
     // Like a project with e-mail confirmation off (supabase/config.toml): the new user is signed in.

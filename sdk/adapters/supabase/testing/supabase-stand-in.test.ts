@@ -56,13 +56,15 @@ describe("Supabase stand-in (GoTrue part)", () => {
     expect(claims.data?.header).toMatchObject({ alg: "ES256", kid: standIn.jwks.keys[0]?.kid });
   });
 
-  it("refuses a wrong password and a second sign-up, with GoTrue's error codes", async () => {
+  it("refuses a wrong password, a second sign-up and a short password, with GoTrue's error codes", async () => {
     standIn.createUser("bob@example.com", "s3cret-pw");
     const supabase = client();
     const wrong = await supabase.auth.signInWithPassword({ email: "bob@example.com", password: "nope" });
     expect(wrong.error).toMatchObject({ status: 400, code: "invalid_credentials" });
     const again = await supabase.auth.signUp({ email: "bob@example.com", password: "whatever1" });
     expect(again.error).toMatchObject({ status: 422, code: "user_already_exists" });
+    const short = await supabase.auth.signUp({ email: "bea@example.com", password: "12345" });
+    expect(short.error).toMatchObject({ status: 422, code: "weak_password", reasons: ["length"] });
     const ok = await supabase.auth.signInWithPassword({ email: "bob@example.com", password: "s3cret-pw" });
     expect(ok.error).toBeNull();
   });
