@@ -3,9 +3,9 @@
  * front of a small host on 127.0.0.1 that verifies the bearer token like createSupabaseAuthenticate.
  */
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createServiceBrowserClient, type ServiceBrowserClient } from "../../browser/index.ts";
-import { AuthenticationError } from "../../core/index.ts";
+import { ApiConnectionError, AuthenticationError } from "../../core/index.ts";
 import { bearerToken, verifySupabaseAccessToken } from "../supabase/index.ts";
 import { type ServedHandler, serveFetchHandler } from "../supabase/testing/serve-fetch-handler.ts";
 import { type SupabaseStandIn, startSupabaseStandIn } from "../supabase/testing/supabase-stand-in.ts";
@@ -210,6 +210,31 @@ describe("createAuthenticatedFetch with supabase-js", () => {
     );
     expect(calls).toHaveLength(1);
     expect(standIn.requests[refreshGrants]).toBe(1);
+  });
+
+  it("Supabase unreachable during the renewal: the call fails as a connection error and the session stays", async () => {
+    const token = await signedInToken();
+    refused.add(token);
+    await standIn.close();
+    // supabase-js retries a refresh that got no answer with backoff for up to 30 s: run its clock fast.
+    vi.useFakeTimers({ toFake: ["setTimeout", "Date"] });
+    try {
+      const listed = cited.listConversations();
+      let settled = false;
+      listed.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      while (!settled) {
+        await new Promise((resolve) => setImmediate(resolve));
+        await vi.advanceTimersByTimeAsync(500);
+      }
+      await expect(listed).rejects.toSatisfy((error) => ApiConnectionError.isInstance(error));
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(calls).toHaveLength(1);
+    expect(await signedInToken()).toBe(token);
   });
 
   it("signed out: the call goes without a token, and its 401 comes back without a refresh", async () => {
