@@ -1,6 +1,8 @@
-/** Test support: serves a Fetch-style handler on 127.0.0.1 at a free port, so real clients can call it. */
+/**
+ * Test support: serves a Fetch-style handler on 127.0.0.1 at a free port, so real clients can call it.
+ * Bodies are read and sent whole (no streaming), which is all the stand-ins and test hosts need.
+ */
 import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
 
 export interface ServedHandler {
   /** `http://127.0.0.1:<port>`, no trailing slash. */
@@ -45,13 +47,19 @@ export async function serveFetchHandler(
       })
       .catch((error: unknown) => {
         // A handler that throws is a bug in the test's stand-in: answer 500 and say why.
+        if (outgoing.headersSent) {
+          outgoing.destroy(error instanceof Error ? error : new Error(String(error)));
+          return;
+        }
         outgoing.writeHead(500, { "Content-Type": "text/plain" });
         outgoing.end(error instanceof Error ? error.stack : String(error));
       });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  origin = `http://127.0.0.1:${port}`;
+  const address = server.address();
+  if (address === null || typeof address === "string")
+    throw new Error("the server is not listening on a port");
+  origin = `http://127.0.0.1:${address.port}`;
   try {
     handler = await makeHandler(origin);
   } catch (error) {
