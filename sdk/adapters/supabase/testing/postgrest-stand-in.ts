@@ -67,6 +67,7 @@ const databaseErrorSchema = z.object({
 });
 
 const namedArgumentsSchema = z.record(z.string(), z.unknown());
+const resultRowSchema = z.object({ value: z.unknown() });
 
 /**
  * Creates the PostgREST stand-in on `database` (with the migrations applied, including Supabase's
@@ -82,65 +83,10 @@ export function createPostgrestStandIn(
   const schemas = options.schemas ?? ["public"];
 
   return async function rest(request, claims) {
-    const url = new URL(request.url);
-    const encodedName = /^\/rest\/v1\/rpc\/([^/]+)$/.exec(url.pathname)?.[1];
-    if (encodedName === undefined || request.method !== "POST") {
-      return notCovered(
-        `${request.method} ${url.pathname}: the stand-in answers only POST /rest/v1/rpc/<function>`,
-      );
-    }
-    if (request.headers.has("Prefer")) return notCovered(`Prefer: ${request.headers.get("Prefer")}`);
-    const accept = request.headers.get("Accept");
-    if (accept !== null && !/^(\*\/\*|application\/json)(;.*)?$/.test(accept)) {
-      return failure(406, "PGRST107", `None of these media types are available: ${accept}`);
-    }
-    const schema = request.headers.get("Content-Profile") ?? schemas[0];
-    if (schema === undefined || !schemas.includes(schema)) {
-      return failure(406, "PGRST106", `Invalid schema: ${schema}`, {
-        hint: `Only the following schemas are exposed: ${schemas.join(", ")}`,
-      });
-    }
-    let body: unknown;
+    const call = await readCall(request, schemas);
+    if (call instanceof Response) return call;
     try {
-      body = JSON.parse(await request.text());
-    } catch (error) {
-      return failure(400, "PGRST102", "Empty or invalid json", { details: String(error) });
-    }
-    if (Array.isArray(body)) return notCovered("bulk calls (an array body)");
-    const args = namedArgumentsSchema.safeParse(body);
-    if (!args.success) return failure(400, "PGRST102", "Empty or invalid json");
-    const name = decodeURIComponent(encodedName);
-    const role = typeof claims?.role === "string" ? claims.role : "anon";
-
-    try {
-      return await inTransaction(database, async (query) => {
-        const candidates = await functionsNamed(query, schema, name);
-        if (candidates.some((candidate) => candidate.arg_modes?.some((mode) => mode !== "i"))) {
-          return notCovered("functions with OUT, INOUT or VARIADIC arguments");
-        }
-        const keys = Object.keys(args.data);
-        const [found, ...others] = candidates.filter((candidate) => accepts(candidate, keys));
-        if (found === undefined) return unknownFunction(schema, name, keys, candidates);
-        if (others.length > 0) {
-          return failure(
-            300,
-            "PGRST203",
-            `Could not choose the best candidate function for ${schema}.${name}`,
-          );
-        }
-        await query(
-          `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
-                  set_config('request.method', 'POST', true), set_config('request.path', $3, true),
-                  set_config('search_path', $4, true)`,
-          [role, JSON.stringify(claims ?? { role: "anon" }), url.pathname, quoteIdentifier(schema)],
-        );
-        const call = callSql(schema, name, found, args.data);
-        const { rows } = await query(call.sql, call.params);
-        const values = rows.map((row) => z.object({ value: z.unknown() }).parse(row).value);
-        return Response.json(found.returns_set ? values : (values[0] ?? null), {
-          headers: { "Content-Type": "application/json; charset=utf-8" },
-        });
-      });
+      return await inTransaction(database, (query) => runCall(query, call, claims));
     } catch (error) {
       const parsed = databaseErrorSchema.safeParse(error);
       if (!parsed.success) throw error;
@@ -153,6 +99,74 @@ export function createPostgrestStandIn(
       });
     }
   };
+}
+
+interface FunctionCall {
+  path: string;
+  schema: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** The function call a request asks for, or PostgREST's refusal of it (406, 400) or the stand-in's (501). */
+async function readCall(request: Request, schemas: readonly string[]): Promise<FunctionCall | Response> {
+  const path = new URL(request.url).pathname;
+  const encodedName = /^\/rest\/v1\/rpc\/([^/]+)$/.exec(path)?.[1];
+  if (encodedName === undefined || request.method !== "POST") {
+    return notCovered(`${request.method} ${path}: the stand-in answers only POST /rest/v1/rpc/<function>`);
+  }
+  if (request.headers.has("Prefer")) return notCovered(`Prefer: ${request.headers.get("Prefer")}`);
+  const accept = request.headers.get("Accept");
+  if (accept !== null && !/^(\*\/\*|application\/json)(;.*)?$/.test(accept)) {
+    return failure(406, "PGRST107", `None of these media types are available: ${accept}`);
+  }
+  const schema = request.headers.get("Content-Profile") ?? schemas[0];
+  if (schema === undefined || !schemas.includes(schema)) {
+    return failure(406, "PGRST106", `Invalid schema: ${schema}`, {
+      hint: `Only the following schemas are exposed: ${schemas.join(", ")}`,
+    });
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(await request.text());
+  } catch (error) {
+    return failure(400, "PGRST102", "Empty or invalid json", { details: String(error) });
+  }
+  if (Array.isArray(body)) return notCovered("bulk calls (an array body)");
+  const args = namedArgumentsSchema.safeParse(body);
+  if (!args.success) return failure(400, "PGRST102", "Empty or invalid json");
+  return { path, schema, name: decodeURIComponent(encodedName), args: args.data };
+}
+
+/** Finds the function as PostgREST would, then calls it as the claims' role with the claims set. */
+async function runCall(
+  query: Query,
+  { path, schema, name, args }: FunctionCall,
+  claims: Record<string, unknown> | null,
+): Promise<Response> {
+  const candidates = await functionsNamed(query, schema, name);
+  if (candidates.some((candidate) => candidate.arg_modes?.some((mode) => mode !== "i"))) {
+    return notCovered("functions with OUT, INOUT or VARIADIC arguments");
+  }
+  const keys = Object.keys(args);
+  const [found, ...others] = candidates.filter((candidate) => accepts(candidate, keys));
+  if (found === undefined) return unknownFunction(schema, name, keys, candidates);
+  if (others.length > 0) {
+    return failure(300, "PGRST203", `Could not choose the best candidate function for ${schema}.${name}`);
+  }
+  const role = typeof claims?.role === "string" ? claims.role : "anon";
+  await query(
+    `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
+            set_config('request.method', 'POST', true), set_config('request.path', $3, true),
+            set_config('search_path', $4, true)`,
+    [role, JSON.stringify(claims ?? { role: "anon" }), path, quoteIdentifier(schema)],
+  );
+  const call = callSql(schema, name, found, args);
+  const { rows } = await query(call.sql, call.params);
+  const values = rows.map((row) => resultRowSchema.parse(row).value);
+  return Response.json(found.returns_set ? values : (values[0] ?? null), {
+    headers: { "Content-Type": "application/json; charset=utf-8" },
+  });
 }
 
 /** Runs `work` in one transaction on a PGlite or on one pooled connection, rolled back if it throws. */
