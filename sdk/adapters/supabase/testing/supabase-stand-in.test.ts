@@ -174,4 +174,26 @@ describe("Supabase stand-in (gateway)", () => {
     expect(await jwks.json()).toEqual(standIn.jwks);
     expect(restCalls).toHaveLength(2);
   });
+
+  it("answers a browser's preflight, and errors in the legacy shape to a client that asks no API version", async () => {
+    const preflight = await fetch(`${standIn.url}/auth/v1/token?grant_type=password`, {
+      method: "OPTIONS",
+      headers: { Origin: "http://app.test", "Access-Control-Request-Headers": "apikey, authorization" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    expect(preflight.headers.get("Access-Control-Allow-Headers")).toBe("apikey, authorization");
+
+    const legacy = await fetch(`${standIn.url}/auth/v1/token?grant_type=refresh_token`, {
+      method: "POST",
+      headers: { apikey: standIn.publishableKey, "Content-Type": "application/json" },
+      body: JSON.stringify({ refresh_token: "never-issued" }),
+    });
+    expect(legacy.status).toBe(400);
+    expect(await legacy.json()).toEqual({
+      code: 400,
+      error_code: "refresh_token_not_found",
+      msg: "Invalid Refresh Token: Refresh Token Not Found",
+    });
+  });
 });
