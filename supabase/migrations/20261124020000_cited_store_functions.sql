@@ -2,11 +2,11 @@
 -- Data API (`supabase.rpc(...)`, POST /rest/v1/rpc/<name>), one per store method. Each runs as
 -- the caller (security invoker), so the row-level security policies of cited_row_level_security
 -- decide what it may read and write; the user is always auth.uid() from the caller's access
--- token, never an argument. What the SQL store (sdk/server/sql-service-store.ts) does in one
--- statement per method, these do the same way; titles, message ids and the PDF tokens of an
--- answer's references are worked out in TypeScript and passed in, as the SQL store does. Results
--- are jsonb rows with the tables' column names, null (or false) when the row is not the user's.
--- Argument names differ from column names on purpose: inside a function a column wins.
+-- token, never an argument. Each does what the same method of the SQL store
+-- (sdk/server/sql-service-store.ts) does; titles, message ids and the PDF tokens of an answer's
+-- references are worked out in TypeScript and passed in, as the SQL store does. Results are jsonb
+-- rows with the tables' column names, null (or false) when the row is not the caller's.
+-- Argument names differ from column names, so no reference inside a function is ambiguous.
 
 -- A new, empty conversation of the caller.
 create or replace function public.cited_create_conversation(new_title text default null)
@@ -62,7 +62,9 @@ as $$
 $$;
 
 -- Appends the caller's question (`message` is its new id); the first question titles an untitled
--- conversation (`question_title`, from the question by the store's titleFrom).
+-- conversation (`question_title`, from the question by the store's titleFrom). Two statements:
+-- written as one (an update in a with clause, as the SQL store does), the message's insert policy
+-- refused it inside a language sql function.
 create or replace function public.cited_add_user_message(
   conversation uuid,
   message text,
