@@ -6,11 +6,13 @@ const inputClassName =
 
 const feedbackId = "account-form-feedback";
 
-/** Points a field at the error below it, for screen readers, while there is one. */
-function errorProps(state: AccountFormState) {
-  return state.error
-    ? ({ "aria-invalid": true, "aria-describedby": feedbackId } as const)
-    : ({ "aria-invalid": undefined, "aria-describedby": undefined } as const);
+/** Points a field at its hint and, while there is one, at the error below it, for screen readers. */
+function describedBy(state: AccountFormState, hintId?: string) {
+  const ids = [hintId, state.error ? feedbackId : undefined].filter((id) => id !== undefined);
+  return {
+    "aria-invalid": state.error ? true : undefined,
+    "aria-describedby": ids.length > 0 ? ids.join(" ") : undefined,
+  } as const;
 }
 
 export function EmailField({ state }: { state: AccountFormState }) {
@@ -26,11 +28,13 @@ export function EmailField({ state }: { state: AccountFormState }) {
         inputMode="email"
         spellCheck={false}
         className={inputClassName}
-        {...errorProps(state)}
+        {...describedBy(state)}
       />
     </label>
   );
 }
+
+const passwordHintId = "account-form-password-hint";
 
 export function PasswordField({
   state,
@@ -53,9 +57,13 @@ export function PasswordField({
         minLength={minLength}
         autoComplete={autoComplete}
         className={inputClassName}
-        {...errorProps(state)}
+        {...describedBy(state, hint ? passwordHintId : undefined)}
       />
-      {hint ? <span className="font-normal text-stone-600 dark:text-stone-400">{hint}</span> : null}
+      {hint ? (
+        <span id={passwordHintId} className="font-normal text-stone-600 dark:text-stone-400">
+          {hint}
+        </span>
+      ) : null}
     </label>
   );
 }

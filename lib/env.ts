@@ -43,7 +43,7 @@ const serverSettingsSchema = z.object({
   CITED_API_KEY: z.string().min(16, "must be the assistant's API key"),
   CITED_APP_ORIGIN: z.url().default("http://localhost:3000"),
   CITED_SESSION_SECRET: unlessBlank(sessionSecretSchema),
-  CITED_DEV_SIGN_IN: z.enum(["allow"]).optional(),
+  CITED_DEV_SIGN_IN: unlessBlank(z.enum(["allow"])),
   CITED_APP_DATA_DIR: z.string().min(1).default(".data/app"),
   /** Datasources the search page offers as filters: `Name=ds_…` pairs, comma-separated. */
   CITED_DATASOURCES: z

@@ -1,0 +1,311 @@
+/**
+ * The reference app in Supabase mode, in Chromium against the production build under `next start`
+ * with SUPABASE_URL and SUPABASE_PUBLISHABLE_KEY pointing at a Supabase stand-in (GoTrue, and
+ * PostgREST's RPC on a PGlite migrated like a project's database) and a real service with the
+ * samples: sign-up and sign-in (password and emailed link) → ask → a streamed cited answer → its
+ * citation opens the highlighted PDF page; another account sees none of it; sign-out ends it.
+ * Screenshots of the account pages land in test-results/supabase-auth/.
+ */
+import { randomBytes } from "node:crypto";
+import { resolve } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { type APIRequestContext, test as base, expect, type Page } from "@playwright/test";
+import { messageListSchema, type PdfHighlightReference, type StoredMessage } from "../sdk/core/index.ts";
+import { ChatPage, streamedInOrder } from "./pages/chat-page.ts";
+import { expectSignedIn, SignUpPage, SupabaseSignInPage } from "./pages/supabase-account-pages.ts";
+import { delayedQueueQuestion } from "./support/app-questions.ts";
+import { type SupabaseAppStack, startSupabaseAppStack } from "./support/supabase-stack.ts";
+
+const screenshotFolder = resolve(import.meta.dirname, "../test-results/supabase-auth");
+const password = "correct horse battery";
+
+/** An address no other test uses, so each account starts with no conversations. */
+const uniqueEmail = (name: string) => `${name}-${randomBytes(3).toString("hex")}@example.com`;
+
+const test = base.extend<
+  {
+    signInPage: SupabaseSignInPage;
+    signUpPage: SignUpPage;
+    chatPage: ChatPage;
+    attachLogsOnFailure: undefined;
+  },
+  { stack: SupabaseAppStack }
+>({
+  stack: [
+    async ({ browser }, use) => {
+      const stack = await startSupabaseAppStack();
+      try {
+        // The first pages of `next start` are slow on a busy machine: not charged to a test's limits.
+        const context = await browser.newContext({ baseURL: stack.app.appUrl });
+        await new SignUpPage(await context.newPage()).signUp(uniqueEmail("warm-up"), password);
+        await expect(context.pages()[0]!.getByTestId("user-name")).toBeVisible({ timeout: 120_000 });
+        await context.close();
+        await use(stack);
+      } finally {
+        await stack.stop();
+      }
+    },
+    { scope: "worker", timeout: 300_000 },
+  ],
+  baseURL: async ({ stack }, use) => {
+    await use(stack.app.appUrl);
+  },
+  signInPage: async ({ page }, use) => {
+    await use(new SupabaseSignInPage(page));
+  },
+  signUpPage: async ({ page }, use) => {
+    await use(new SignUpPage(page));
+  },
+  chatPage: async ({ page }, use) => {
+    await use(new ChatPage(page));
+  },
+  attachLogsOnFailure: [
+    async ({ stack }, use, testInfo) => {
+      await use(undefined);
+      if (testInfo.status !== testInfo.expectedStatus) {
+        const logs = stack.app.logs();
+        await testInfo.attach("app log", { body: logs.app, contentType: "text/plain" });
+        await testInfo.attach("service log", { body: logs.service, contentType: "text/plain" });
+      }
+    },
+    { auto: true },
+  ],
+});
+
+/** The route's answer for a path, called as the browser's authenticated fetch calls it: with a bearer token. */
+function getAs(request: APIRequestContext, accessToken: string, path: string) {
+  return request.get(path, { headers: { Authorization: `Bearer ${accessToken}` } });
+}
+
+async function storedMessages(request: APIRequestContext, accessToken: string, conversationId: string) {
+  const response = await getAs(request, accessToken, `/api/cited/conversations/${conversationId}/messages`);
+  expect(response.status(), await response.text()).toBe(200);
+  return messageListSchema.parse(await response.json()).messages;
+}
+
+function firstPdfReference(message: StoredMessage): { number: number; reference: PdfHighlightReference } {
+  const answer = message.answer;
+  const cited = Object.values(answer?.references ?? {})
+    .filter((reference): reference is PdfHighlightReference => reference.kind === "pdf_highlight")
+    .map((reference) => ({ number: answer?.numbering[reference.id] ?? 0, reference }))
+    .sort((first, second) => first.number - second.number)[0];
+  if (!cited) throw new Error("the answer cites no PDF");
+  return cited;
+}
+
+const rpcCalls = (stack: SupabaseAppStack) =>
+  Object.entries(stack.supabase.requests)
+    .filter(([route]) => route.startsWith("POST /rest/v1/rpc/"))
+    .reduce((total, [, count]) => total + count, 0);
+
+test("a new account asks about the samples, the cited answer streams in, and its citation opens the PDF page with the quote highlighted", async ({
+  page,
+  stack,
+  signUpPage,
+  chatPage,
+}) => {
+  const email = uniqueEmail("ada");
+  await signUpPage.signUp(email, password);
+  await expectSignedIn(page, email);
+
+  const rpcBefore = rpcCalls(stack);
+  stack.app.proxy.paceAnswerLines(300);
+  const snapshots = await chatPage.recordAnswerSnapshots();
+  let answer: ReturnType<ChatPage["answers"]["nth"]>;
+  try {
+    answer = await chatPage.ask(delayedQueueQuestion.question);
+    await chatPage.expectAnswerDone(answer);
+  } finally {
+    stack.app.proxy.paceAnswerLines(null);
+  }
+  await expect(answer).toContainText(delayedQueueQuestion.firstSentence);
+  const seen = await snapshots();
+  expect(
+    streamedInOrder(seen, delayedQueueQuestion.firstSentence, delayedQueueQuestion.secondSentence),
+    `the first sentence showed before the second arrived; seen: ${JSON.stringify(seen)}`,
+  ).toBe(true);
+  await expect(chatPage.conversations.current).toHaveCount(1);
+  // The conversation was kept in the project's database, through PostgREST, as this user.
+  expect(rpcCalls(stack)).toBeGreaterThan(rpcBefore);
+
+  const conversationId = await chatPage.conversationId();
+  const [, stored] = await storedMessages(
+    page.request,
+    await stack.accessToken(email, password),
+    conversationId,
+  );
+  const { number, reference } = firstPdfReference(stored!);
+  await chatPage.openCitation(
+    answer,
+    `Source ${number}: ${reference.title}, page ${reference.page_index + 1}`,
+  );
+  await chatPage.evidence.expectPdfPage(delayedQueueQuestion.pageNumber);
+  await chatPage.evidence.expectHighlightOnQuote(reference.page_index, reference.quote);
+
+  // After a reload, the page reads the conversation back from the project's database.
+  await page.reload();
+  await expect(chatPage.userMessages).toHaveText([delayedQueueQuestion.question]);
+  await expect(chatPage.answers.first()).toContainText(delayedQueueQuestion.firstSentence);
+});
+
+test("another account neither lists nor opens the first one's conversation, and the route refuses it to their token", async ({
+  browser,
+  stack,
+  signInPage,
+  chatPage,
+}) => {
+  const first = uniqueEmail("ben");
+  stack.supabase.createUser(first, password);
+  await signInPage.signIn(first, password);
+  await chatPage.askAndWait(delayedQueueQuestion.question);
+  const conversationId = await chatPage.conversationId();
+  const firstToken = await stack.accessToken(first, password);
+  expect(
+    (await getAs(chatPage.page.request, firstToken, `/api/cited/conversations/${conversationId}`)).status(),
+  ).toBe(200);
+  await chatPage.page.goto("about:blank");
+
+  const second = uniqueEmail("cleo");
+  stack.supabase.createUser(second, password);
+  const context = await browser.newContext({ baseURL: stack.app.appUrl });
+  try {
+    const secondPage = await context.newPage();
+    const secondChat = new ChatPage(secondPage);
+    await new SupabaseSignInPage(secondPage).signIn(second, password);
+    await expect(secondChat.conversations.items).toHaveCount(0);
+    await expect(secondPage.getByText(delayedQueueQuestion.question)).toHaveCount(0);
+
+    await secondPage.goto(`/chat/${conversationId}`);
+    await expect(secondPage.getByText(/could not be found|not found/i).first()).toBeVisible();
+    await expect(secondChat.answers).toHaveCount(0);
+
+    const secondToken = await stack.accessToken(second, password);
+    for (const path of [
+      `/api/cited/conversations/${conversationId}`,
+      `/api/cited/conversations/${conversationId}/messages`,
+    ]) {
+      expect((await getAs(secondPage.request, secondToken, path)).status(), path).toBe(404);
+    }
+    const listed = await getAs(secondPage.request, secondToken, "/api/cited/conversations");
+    expect(await listed.json()).toEqual({ conversations: [] });
+    // Cookies alone are not how the route is reached: without the bearer token it is 401.
+    expect((await secondPage.request.get("/api/cited/conversations")).status()).toBe(401);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the emailed sign-in link signs the person in once; a second use says it has expired", async ({
+  page,
+  browser,
+  stack,
+  signInPage,
+}) => {
+  const email = uniqueEmail("dora");
+  stack.supabase.createUser(email, password);
+  await signInPage.goto();
+  await signInPage.emailInput.fill(email);
+  await signInPage.emailLinkButton.click();
+  await expect(signInPage.notice).toContainText(`a sign-in link is on its way to ${email}`);
+
+  const link = stack.supabase.magicLinks.findLast((candidate) => candidate.email === email);
+  expect(link, "the stand-in recorded the email's link").toBeDefined();
+  await page.goto(link!.url);
+  await expectSignedIn(page, email);
+
+  const context = await browser.newContext({ baseURL: stack.app.appUrl });
+  try {
+    const again = await context.newPage();
+    await again.goto(link!.url);
+    await expect(again).toHaveURL(/\/sign-in\?link=invalid/);
+    await expect(again.getByTestId("error-banner")).toContainText("expired or was used already");
+  } finally {
+    await context.close();
+  }
+});
+
+test("a wrong password is refused in words, and signing out ends the session", async ({
+  page,
+  stack,
+  signInPage,
+  chatPage,
+}) => {
+  const email = uniqueEmail("emil");
+  stack.supabase.createUser(email, password);
+  await signInPage.goto();
+  await signInPage.emailInput.fill(email);
+  await signInPage.passwordInput.fill("not the password");
+  await signInPage.signInButton.click();
+  await expect(signInPage.error).toHaveText(/That email and password do not match an account/);
+  await expect(signInPage.emailInput).toHaveValue(email);
+
+  await signInPage.signIn(email, password);
+  await chatPage.signOutButton.click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await page.goto("/chat");
+  await expect(page).toHaveURL(/\/sign-in$/);
+});
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help}`);
+}
+
+for (const colorScheme of ["light", "dark"] as const) {
+  test.describe(`${colorScheme} theme`, () => {
+    test.use({ colorScheme });
+
+    test("the sign-in and sign-up pages fit a desktop and a phone, and the sign-in page has no serious accessibility violation", async ({
+      page,
+      signInPage,
+      signUpPage,
+    }) => {
+      for (const [device, viewport] of [
+        ["desktop", { width: 1280, height: 900 }],
+        ["phone", { width: 390, height: 844 }],
+      ] as const) {
+        await page.setViewportSize(viewport);
+        await signInPage.goto();
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+          viewport.width,
+        );
+        await page.screenshot({
+          path: `${screenshotFolder}/sign-in-${device}-${colorScheme}.png`,
+          fullPage: true,
+        });
+        await signUpPage.goto();
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+          viewport.width,
+        );
+        await page.screenshot({
+          path: `${screenshotFolder}/sign-up-${device}-${colorScheme}.png`,
+          fullPage: true,
+        });
+      }
+      // With an error showing, as a person who mistyped sees it.
+      await signUpPage.emailInput.fill(uniqueEmail("fay"));
+      await signUpPage.passwordInput.fill("short");
+      await signUpPage.passwordInput.evaluate((input) => input.removeAttribute("minlength"));
+      await signUpPage.createButton.click();
+      await expect(signUpPage.error).toContainText("at least 6 characters");
+      await page.screenshot({
+        path: `${screenshotFolder}/sign-up-error-phone-${colorScheme}.png`,
+        fullPage: true,
+      });
+
+      await signInPage.goto();
+      expect(await seriousViolations(page)).toEqual([]);
+      // With the notice an emailed link leaves, on a phone.
+      await signInPage.emailInput.fill(uniqueEmail("gus"));
+      await signInPage.emailLinkButton.click();
+      await expect(signInPage.notice).toBeVisible();
+      expect(await seriousViolations(page), "with the notice").toEqual([]);
+      await page.screenshot({
+        path: `${screenshotFolder}/sign-in-link-sent-phone-${colorScheme}.png`,
+        fullPage: true,
+      });
+    });
+  });
+}
