@@ -1,12 +1,11 @@
+import { citedPitch } from "./welcome";
+
 /** What the app shows instead of its pages while its settings are missing: what Cited is, and what to set. */
 export function SetupNeeded({ problem }: { problem: string }) {
   return (
     <main className="mx-auto flex min-h-screen max-w-2xl flex-col justify-center gap-6 px-6 py-12">
       <h1 className="text-3xl font-semibold">Cited</h1>
-      <p className="text-lg text-stone-700 dark:text-stone-300">
-        Ask questions of your documents. Every claim in an answer links to the exact lines of the page that
-        support it; when nothing does, Cited says so instead of guessing.
-      </p>
+      <p className="text-lg text-stone-700 dark:text-stone-300">{citedPitch}</p>
       <section
         aria-labelledby="setup-title"
         className="rounded-xl border border-amber-600 bg-amber-50 p-5 dark:bg-amber-950"

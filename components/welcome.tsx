@@ -1,15 +1,16 @@
 /** The frame of the pages a person meets before signing in: what Cited is, then the form. */
 import type { ReactNode } from "react";
 
+/** What Cited is, in the words every page before sign-in opens with. */
+export const citedPitch =
+  "Ask questions of your documents. Every claim in an answer links to the exact lines of the page that support it; when nothing does, Cited says so instead of guessing.";
+
 export function Welcome({ children }: { children: ReactNode }) {
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-6 py-12">
       <div className="flex flex-col gap-2">
         <h1 className="text-3xl font-semibold">Cited</h1>
-        <p className="text-stone-700 dark:text-stone-300">
-          Ask questions of your documents. Every claim in an answer links to the exact lines of the page that
-          support it; when nothing does, Cited says so instead of guessing.
-        </p>
+        <p className="text-stone-700 dark:text-stone-300">{citedPitch}</p>
       </div>
       {children}
     </main>

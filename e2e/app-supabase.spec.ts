@@ -9,10 +9,11 @@
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { type APIRequestContext, test as base, expect, type Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { messageListSchema, type PdfHighlightReference, type StoredMessage } from "../sdk/core/index.ts";
 import { ChatPage, streamedInOrder } from "./pages/chat-page.ts";
 import { expectSignedIn, SignUpPage, SupabaseSignInPage } from "./pages/supabase-account-pages.ts";
+import { test as appTest, expect } from "./support/app-fixtures.ts";
 import { delayedQueueQuestion } from "./support/app-questions.ts";
 import { type SupabaseAppStack, startSupabaseAppStack } from "./support/supabase-stack.ts";
 
@@ -22,13 +23,12 @@ const password = "correct horse battery";
 /** An address no other test uses, so each account starts with no conversations. */
 const uniqueEmail = (name: string) => `${name}-${randomBytes(3).toString("hex")}@example.com`;
 
-const test = base.extend<
-  {
-    signInPage: SupabaseSignInPage;
-    signUpPage: SignUpPage;
-    chatPage: ChatPage;
-    attachLogsOnFailure: undefined;
-  },
+/**
+ * The app fixtures (pages, baseURL, logs on failure), with the app stack in Supabase mode instead
+ * of the embedded one.
+ */
+const test = appTest.extend<
+  { supabaseSignInPage: SupabaseSignInPage; signUpPage: SignUpPage },
   { stack: SupabaseAppStack }
 >({
   stack: [
@@ -47,29 +47,18 @@ const test = base.extend<
     },
     { scope: "worker", timeout: 300_000 },
   ],
-  baseURL: async ({ stack }, use) => {
-    await use(stack.app.appUrl);
-  },
-  signInPage: async ({ page }, use) => {
+  appStack: [
+    async ({ stack }, use) => {
+      await use(stack.app);
+    },
+    { scope: "worker" },
+  ],
+  supabaseSignInPage: async ({ page }, use) => {
     await use(new SupabaseSignInPage(page));
   },
   signUpPage: async ({ page }, use) => {
     await use(new SignUpPage(page));
   },
-  chatPage: async ({ page }, use) => {
-    await use(new ChatPage(page));
-  },
-  attachLogsOnFailure: [
-    async ({ stack }, use, testInfo) => {
-      await use(undefined);
-      if (testInfo.status !== testInfo.expectedStatus) {
-        const logs = stack.app.logs();
-        await testInfo.attach("app log", { body: logs.app, contentType: "text/plain" });
-        await testInfo.attach("service log", { body: logs.service, contentType: "text/plain" });
-      }
-    },
-    { auto: true },
-  ],
 });
 
 /** The route's answer for a path, called as the browser's authenticated fetch calls it: with a bearer token. */
@@ -151,7 +140,7 @@ test("a new account asks about the samples, the cited answer streams in, and its
 test("another account neither lists nor opens the first one's conversation, and the route refuses it to their token", async ({
   browser,
   stack,
-  signInPage,
+  supabaseSignInPage: signInPage,
   chatPage,
 }) => {
   const first = uniqueEmail("ben");
@@ -199,7 +188,7 @@ test("the emailed sign-in link signs the person in once; a second use says it ha
   page,
   browser,
   stack,
-  signInPage,
+  supabaseSignInPage: signInPage,
 }) => {
   const email = uniqueEmail("dora");
   stack.supabase.createUser(email, password);
@@ -227,7 +216,7 @@ test("the emailed sign-in link signs the person in once; a second use says it ha
 test("a wrong password is refused in words, and signing out ends the session", async ({
   page,
   stack,
-  signInPage,
+  supabaseSignInPage: signInPage,
   chatPage,
 }) => {
   const email = uniqueEmail("emil");
@@ -259,7 +248,7 @@ for (const colorScheme of ["light", "dark"] as const) {
 
     test("the sign-in and sign-up pages fit a desktop and a phone, and the sign-in page has no serious accessibility violation", async ({
       page,
-      signInPage,
+      supabaseSignInPage: signInPage,
       signUpPage,
     }) => {
       for (const [device, viewport] of [
