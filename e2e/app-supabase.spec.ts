@@ -6,60 +6,17 @@
  * citation opens the highlighted PDF page; another account sees none of it; sign-out ends it.
  * Screenshots of the account pages land in test-results/supabase-auth/.
  */
-import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { messageListSchema, type PdfHighlightReference, type StoredMessage } from "../sdk/core/index.ts";
 import { ChatPage, streamedInOrder } from "./pages/chat-page.ts";
-import { expectSignedIn, SignUpPage, SupabaseSignInPage } from "./pages/supabase-account-pages.ts";
-import { test as appTest, expect } from "./support/app-fixtures.ts";
+import { expectSignedIn, SupabaseSignInPage } from "./pages/supabase-account-pages.ts";
 import { delayedQueueQuestion } from "./support/app-questions.ts";
-import { type SupabaseAppStack, startSupabaseAppStack } from "./support/supabase-stack.ts";
+import { expect, password, test, uniqueEmail } from "./support/supabase-fixtures.ts";
+import type { SupabaseAppStack } from "./support/supabase-stack.ts";
 
 const screenshotFolder = resolve(import.meta.dirname, "../test-results/supabase-auth");
-const password = "correct horse battery";
-
-/** An address no other test uses, so each account starts with no conversations. */
-const uniqueEmail = (name: string) => `${name}-${randomBytes(3).toString("hex")}@example.com`;
-
-/**
- * The app fixtures (pages, baseURL, logs on failure), with the app stack in Supabase mode instead
- * of the embedded one.
- */
-const test = appTest.extend<
-  { supabaseSignInPage: SupabaseSignInPage; signUpPage: SignUpPage },
-  { stack: SupabaseAppStack }
->({
-  stack: [
-    async ({ browser }, use) => {
-      const stack = await startSupabaseAppStack();
-      try {
-        // The first pages of `next start` are slow on a busy machine: not charged to a test's limits.
-        const context = await browser.newContext({ baseURL: stack.app.appUrl });
-        await new SignUpPage(await context.newPage()).signUp(uniqueEmail("warm-up"), password);
-        await expect(context.pages()[0]!.getByTestId("user-name")).toBeVisible({ timeout: 120_000 });
-        await context.close();
-        await use(stack);
-      } finally {
-        await stack.stop();
-      }
-    },
-    { scope: "worker", timeout: 300_000 },
-  ],
-  appStack: [
-    async ({ stack }, use) => {
-      await use(stack.app);
-    },
-    { scope: "worker" },
-  ],
-  supabaseSignInPage: async ({ page }, use) => {
-    await use(new SupabaseSignInPage(page));
-  },
-  signUpPage: async ({ page }, use) => {
-    await use(new SignUpPage(page));
-  },
-});
 
 /** The route's answer for a path, called as the browser's authenticated fetch calls it: with a bearer token. */
 function getAs(request: APIRequestContext, accessToken: string, path: string) {

@@ -24,7 +24,14 @@ export interface SupabaseAppStack {
   stop(): Promise<void>;
 }
 
-export async function startSupabaseAppStack(): Promise<SupabaseAppStack> {
+export interface SupabaseAppStackOptions {
+  /** How long the stand-in's access tokens live. Default 3600 seconds, as on a hosted project. */
+  accessTokenLifetimeSeconds?: number;
+}
+
+export async function startSupabaseAppStack(
+  options: SupabaseAppStackOptions = {},
+): Promise<SupabaseAppStack> {
   const database = await PGlite.create();
   let supabase: SupabaseStandIn | undefined;
   let app: AppStack | undefined;
@@ -42,7 +49,7 @@ export async function startSupabaseAppStack(): Promise<SupabaseAppStack> {
       },
       close: () => database.close(),
     });
-    supabase = await startSupabaseStandIn({ rest: createPostgrestStandIn(database) });
+    supabase = await startSupabaseStandIn({ ...options, rest: createPostgrestStandIn(database) });
     app = await startAppStack({
       env: {
         SUPABASE_URL: supabase.url,
