@@ -21,7 +21,7 @@ export default defineConfig({
   },
   // For the evidence harness (e2e/pdf-evidence.spec.ts). The app's own specs (e2e/app-*.spec.ts)
   // start a service and `next start` of their own, configured for it (e2e/support/app-stack.ts);
-  // e2e/app-supabase.spec.ts adds a Supabase stand-in (e2e/support/supabase-stack.ts).
+  // e2e/app-supabase*.spec.ts add a Supabase stand-in (e2e/support/supabase-stack.ts).
   webServer: {
     command: `node node_modules/next/dist/bin/next start --hostname 127.0.0.1 --port ${port}`,
     // A page that answers without the app's settings (the home page shows setup help then, with a 200).
