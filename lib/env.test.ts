@@ -110,6 +110,9 @@ describe("Supabase mode", () => {
     expect(() => parseServerEnvironment({ ...valid, SUPABASE_PUBLISHABLE_KEY: "sb_publishable_x" })).toThrow(
       /SUPABASE_URL is missing/,
     );
+    expect(() => parseServerEnvironment({ ...valid, SUPABASE_JWT_SECRET: "s".repeat(40) })).toThrow(
+      /SUPABASE_URL is missing/,
+    );
     expect(() => parseServerEnvironment({ ...supabase, SUPABASE_URL: "abcdefgh.supabase.co" })).toThrow(
       EnvironmentError,
     );

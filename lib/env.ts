@@ -74,7 +74,10 @@ export type AuthMode =
 const serverEnvironmentSchema = serverSettingsSchema.transform((settings, context) => {
   const { CITED_SESSION_SECRET, SUPABASE_URL, SUPABASE_PUBLISHABLE_KEY, SUPABASE_JWT_SECRET, ...rest } =
     settings;
-  if (SUPABASE_URL !== undefined || SUPABASE_PUBLISHABLE_KEY !== undefined) {
+  const anySupabaseSetting = [SUPABASE_URL, SUPABASE_PUBLISHABLE_KEY, SUPABASE_JWT_SECRET].some(
+    (setting) => setting !== undefined,
+  );
+  if (anySupabaseSetting) {
     // Half a Supabase configuration would quietly fall back to the development sign-in: refused.
     if (SUPABASE_URL === undefined || SUPABASE_PUBLISHABLE_KEY === undefined) {
       context.addIssue({
