@@ -170,6 +170,25 @@ test("the emailed sign-in link signs the person in once; a second use says it ha
   }
 });
 
+test("a link from an email template that points at /auth/confirm with its token hash signs the person in, and never leads off the site", async ({
+  page,
+  stack,
+  supabaseSignInPage: signInPage,
+}) => {
+  const email = uniqueEmail("ivy");
+  stack.supabase.createUser(email, password);
+  await signInPage.goto();
+  await signInPage.emailInput.fill(email);
+  await signInPage.emailLinkButton.click();
+  await expect(signInPage.notice).toBeVisible();
+  const link = stack.supabase.magicLinks.findLast((candidate) => candidate.email === email);
+  expect(link, "the stand-in recorded the email's link").toBeDefined();
+
+  // `next` comes from the link, which anyone can craft: another site is never where it leads.
+  await page.goto(`/auth/confirm?token_hash=${link!.tokenHash}&type=magiclink&next=//evil.example.com/`);
+  await expectSignedIn(page, email);
+});
+
 test("a wrong password is refused in words, and signing out ends the session", async ({
   page,
   stack,
