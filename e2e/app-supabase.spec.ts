@@ -9,6 +9,7 @@
 import { resolve } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
+import type { MagicLink } from "../sdk/adapters/supabase/testing/supabase-stand-in.ts";
 import { messageListSchema, type PdfHighlightReference, type StoredMessage } from "../sdk/core/index.ts";
 import { ChatPage, streamedInOrder } from "./pages/chat-page.ts";
 import { expectSignedIn, SupabaseSignInPage } from "./pages/supabase-account-pages.ts";
@@ -141,6 +142,22 @@ test("another account neither lists nor opens the first one's conversation, and 
   }
 });
 
+/** Makes an account for `email`, asks the sign-in page to email it a link, and returns the link the stand-in kept. */
+async function emailedLink(
+  stack: SupabaseAppStack,
+  signInPage: SupabaseSignInPage,
+  email: string,
+): Promise<MagicLink> {
+  stack.supabase.createUser(email, password);
+  await signInPage.goto();
+  await signInPage.emailInput.fill(email);
+  await signInPage.emailLinkButton.click();
+  await expect(signInPage.notice).toContainText(`a sign-in link is on its way to ${email}`);
+  const link = stack.supabase.magicLinks.findLast((candidate) => candidate.email === email);
+  if (!link) throw new Error(`the stand-in recorded no link for ${email}`);
+  return link;
+}
+
 test("the emailed sign-in link signs the person in once; a second use says it has expired", async ({
   page,
   browser,
@@ -148,21 +165,14 @@ test("the emailed sign-in link signs the person in once; a second use says it ha
   supabaseSignInPage: signInPage,
 }) => {
   const email = uniqueEmail("dora");
-  stack.supabase.createUser(email, password);
-  await signInPage.goto();
-  await signInPage.emailInput.fill(email);
-  await signInPage.emailLinkButton.click();
-  await expect(signInPage.notice).toContainText(`a sign-in link is on its way to ${email}`);
-
-  const link = stack.supabase.magicLinks.findLast((candidate) => candidate.email === email);
-  expect(link, "the stand-in recorded the email's link").toBeDefined();
-  await page.goto(link!.url);
+  const link = await emailedLink(stack, signInPage, email);
+  await page.goto(link.url);
   await expectSignedIn(page, email);
 
   const context = await browser.newContext({ baseURL: stack.app.appUrl });
   try {
     const again = await context.newPage();
-    await again.goto(link!.url);
+    await again.goto(link.url);
     await expect(again).toHaveURL(/\/sign-in\?link=invalid/);
     await expect(again.getByTestId("error-banner")).toContainText("expired or was used already");
   } finally {
@@ -176,16 +186,9 @@ test("a link from an email template that points at /auth/confirm with its token 
   supabaseSignInPage: signInPage,
 }) => {
   const email = uniqueEmail("ivy");
-  stack.supabase.createUser(email, password);
-  await signInPage.goto();
-  await signInPage.emailInput.fill(email);
-  await signInPage.emailLinkButton.click();
-  await expect(signInPage.notice).toBeVisible();
-  const link = stack.supabase.magicLinks.findLast((candidate) => candidate.email === email);
-  expect(link, "the stand-in recorded the email's link").toBeDefined();
-
+  const link = await emailedLink(stack, signInPage, email);
   // `next` comes from the link, which anyone can craft: another site is never where it leads.
-  await page.goto(`/auth/confirm?token_hash=${link!.tokenHash}&type=magiclink&next=//evil.example.com/`);
+  await page.goto(`/auth/confirm?token_hash=${link.tokenHash}&type=magiclink&next=//evil.example.com/`);
   await expectSignedIn(page, email);
 });
 
