@@ -5,6 +5,7 @@ import {
   askStreamLineSchema,
   assistantCreateSchema,
   assistantListSchema,
+  assistantRenameSchema,
   assistantSchema,
   documentListSchema,
   keyCreatedSchema,
@@ -201,6 +202,17 @@ export function buildOpenApiDocument(): JsonObject {
         },
       },
       "/admin/v1/assistants/{assistant}": {
+        patch: {
+          operationId: "renameAssistant",
+          security: adminSecurity,
+          parameters: [assistantPath],
+          requestBody: jsonBody("AssistantRename"),
+          responses: {
+            "200": jsonResponse("The renamed assistant.", "Assistant"),
+            "404": problem("Unknown assistant."),
+            "422": problem("The name is empty or longer than 200 characters (`invalid_input`)."),
+          },
+        },
         delete: {
           operationId: "deleteAssistant",
           security: adminSecurity,
@@ -352,6 +364,7 @@ export function buildOpenApiDocument(): JsonObject {
         PdfRefreshResponse: schema(pdfRefreshResponseSchema, "output"),
         ProblemDetails: schema(problemDetailsSchema, "output"),
         AssistantCreate: schema(assistantCreateSchema, "input"),
+        AssistantRename: schema(assistantRenameSchema, "input"),
         Assistant: schema(assistantSchema, "output"),
         AssistantList: schema(assistantListSchema, "output"),
         DocumentList: schema(documentListSchema, "output"),

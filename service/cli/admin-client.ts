@@ -104,6 +104,8 @@ export function createAdminClient(connection: AdminConnection) {
       call("POST", "/assistants", assistantSchema, json({ name }), "application/json"),
     listAssistants: async (): Promise<Assistant[]> =>
       (await call("GET", "/assistants", assistantListSchema)).assistants,
+    renameAssistant: (id: string, name: string): Promise<Assistant> =>
+      call("PATCH", `/assistants/${id}`, assistantSchema, json({ name }), "application/json"),
     async deleteAssistant(id: string): Promise<void> {
       await send("DELETE", `/assistants/${id}`);
     },

@@ -62,7 +62,7 @@ describe("cka, the command line of the sharing area", () => {
     await scratch?.remove();
   });
 
-  it("creates, lists and deletes assistants", async () => {
+  it("creates, lists, renames and deletes assistants", async () => {
     const created = await cka(["assistants", "create", "Handbook"]);
     expect(created).toMatchObject({ code: 0, stderr: "" });
     const id = created.stdout.trim();
@@ -71,6 +71,13 @@ describe("cka, the command line of the sharing area", () => {
     const listed = await cka(["assistants", "list"]);
     expect(listed.code).toBe(0);
     expect(listed.stdout.split("\n")).toContain(`${id}\tHandbook`);
+
+    const renamed = await cka(["assistants", "rename", id, "Staff handbook"]);
+    expect(renamed).toMatchObject({ code: 0, stdout: `${id}\tStaff handbook\n` });
+    expect((await cka(["assistants", "list"])).stdout.split("\n")).toContain(`${id}\tStaff handbook`);
+    const nameless = await cka(["assistants", "rename", id]);
+    expect(nameless.code).not.toBe(0);
+    expect(nameless.stderr).toMatch(/^cka: .*rename ID NAME/);
 
     const deleted = await cka(["assistants", "delete", id]);
     expect(deleted).toMatchObject({ code: 0, stdout: `deleted ${id}\n` });

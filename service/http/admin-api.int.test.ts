@@ -101,6 +101,30 @@ describe("the sharing area (admin API) of a running service", () => {
       await expect(client.deleteAssistant(assistant.id)).rejects.toMatchObject({ status: 404 });
     });
 
+    it("renames an assistant within the bounds of a new name, and says 404 for an unknown one", async () => {
+      const assistant = await client.createAssistant("Old name");
+      const renamed = await client.renameAssistant(assistant.id, "  Field manuals  ");
+      expect(renamed).toEqual({ ...assistant, name: "Field manuals" });
+      expect((await client.listAssistants()).find((item) => item.id === assistant.id)?.name).toBe(
+        "Field manuals",
+      );
+      const rename = (id: string, body: unknown) =>
+        fetch(`${service.url}/admin/v1/assistants/${id}`, {
+          method: "PATCH",
+          headers: { Authorization: `Bearer ${testAdminToken}`, "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      for (const body of [{ name: " " }, { name: "x".repeat(201) }, {}]) {
+        const refused = await rename(assistant.id, body);
+        expect(refused.status, JSON.stringify(body)).toBe(422);
+        expect(await refused.json()).toMatchObject({ code: "invalid_input" });
+      }
+      expect((await rename("asst_doesnotexist", { name: "Anything" })).status).toBe(404);
+      await expect(client.renameAssistant("asst_doesnotexist", "Anything")).rejects.toMatchObject({
+        status: 404,
+      });
+    });
+
     it("holds a listing asked with If-None-Match and Prefer: wait until a document changes", async () => {
       const { assistant } = await assistantWith([]);
       const path = `${service.url}/admin/v1/assistants/${assistant.id}/documents`;

@@ -2,6 +2,7 @@
 import { open } from "node:fs/promises";
 import {
   assistantCreateSchema,
+  assistantRenameSchema,
   type DocumentRecord,
   keyCreateSchema,
   shareSchema,
@@ -69,6 +70,14 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
   });
 
   admin.get("/assistants", async (context) => context.json({ assistants: await store.assistants.list() }));
+
+  admin.patch("/assistants/:assistant", async (context) => {
+    const id = context.req.param("assistant");
+    const input = parseWith(assistantRenameSchema, await readJsonBody(context.req.raw, jsonLimit));
+    const renamed = await store.assistants.rename(id, input.name);
+    if (!renamed) throw new HttpProblem(404, "not_found", `No assistant ${id}.`);
+    return context.json(renamed);
+  });
 
   admin.delete("/assistants/:assistant", async (context) => {
     const id = context.req.param("assistant");

@@ -45,6 +45,14 @@ export function createAssistantStore(db: SqlQueryable) {
       );
       return row ? toAssistant(row) : null;
     },
+    /** The renamed assistant, or null when there is none with this id. */
+    async rename(id: string, name: string): Promise<Assistant | null> {
+      const [row] = await db.query<AssistantRow>(
+        "update assistants set name = $2 where id = $1 returning id, name, created_at",
+        [id, name],
+      );
+      return row ? toAssistant(row) : null;
+    },
     async remove(id: string): Promise<boolean> {
       const rows = await db.query<{ id: string }>("delete from assistants where id = $1 returning id", [id]);
       return rows.length > 0;

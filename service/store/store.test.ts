@@ -73,10 +73,13 @@ describe.each(engines)("store on $name", ({ open }) => {
     return { assistant, datasource };
   }
 
-  it("creates, lists and deletes assistants", async () => {
+  it("creates, lists, renames and deletes assistants", async () => {
     const created = await store.assistants.create("Docs bot");
     expect(created.id).toMatch(/^asst_/);
     expect((await store.assistants.list()).map((assistant) => assistant.id)).toContain(created.id);
+    expect(await store.assistants.rename(created.id, "Help bot")).toEqual({ ...created, name: "Help bot" });
+    expect((await store.assistants.get(created.id))?.name).toBe("Help bot");
+    expect(await store.assistants.rename("asst_doesnotexist", "Nobody")).toBeNull();
     expect(await store.assistants.remove(created.id)).toBe(true);
     expect(await store.assistants.get(created.id)).toBeNull();
     expect(await store.assistants.remove(created.id)).toBe(false);

@@ -8,9 +8,16 @@ import {
   scopeSchema,
 } from "./common.ts";
 
-export const assistantCreateSchema = z.object({
-  name: z.string().trim().min(1, "name must not be empty").max(200, "name must be at most 200 characters"),
-});
+const assistantNameSchema = z
+  .string()
+  .trim()
+  .min(1, "name must not be empty")
+  .max(200, "name must be at most 200 characters");
+
+export const assistantCreateSchema = z.object({ name: assistantNameSchema });
+
+/** `PATCH /admin/v1/assistants/{id}`: a new name, with the bounds of a new assistant's. */
+export const assistantRenameSchema = z.object({ name: assistantNameSchema });
 
 export const assistantSchema = z.object({
   id: assistantIdSchema,
@@ -69,6 +76,7 @@ export const shareSchema = z.object({
 });
 
 export type AssistantCreate = z.infer<typeof assistantCreateSchema>;
+export type AssistantRename = z.infer<typeof assistantRenameSchema>;
 export type Assistant = z.infer<typeof assistantSchema>;
 export type DocumentStatus = z.infer<typeof documentStatusSchema>;
 export type DocumentRecord = z.infer<typeof documentSchema>;
