@@ -11,6 +11,7 @@ import {
   keyCreatedSchema,
   keyCreateSchema,
   keyListSchema,
+  limitsSchema,
   pdfRefreshRequestSchema,
   pdfRefreshResponseSchema,
   problemDetailsSchema,
@@ -325,6 +326,17 @@ export function buildOpenApiDocument(): JsonObject {
           },
         },
       },
+      "/admin/v1/limits": {
+        get: {
+          operationId: "limits",
+          summary: "The service's limits, to check an upload before sending it.",
+          security: adminSecurity,
+          responses: {
+            "200": jsonResponse("`max_upload_bytes`: a larger file is answered 413.", "Limits"),
+            "401": problem("Wrong admin token."),
+          },
+        },
+      },
     },
     components: {
       securitySchemes: {
@@ -372,6 +384,7 @@ export function buildOpenApiDocument(): JsonObject {
         KeyCreated: schema(keyCreatedSchema, "output"),
         KeyList: schema(keyListSchema, "output"),
         Share: schema(shareSchema, "output"),
+        Limits: schema(limitsSchema, "output"),
       },
     },
   };

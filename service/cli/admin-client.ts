@@ -12,6 +12,8 @@ import {
   type KeyRecord,
   keyCreatedSchema,
   keyListSchema,
+  type Limits,
+  limitsSchema,
   problemDetailsSchema,
   type Scope,
   type Share,
@@ -152,6 +154,7 @@ export function createAdminClient(connection: AdminConnection) {
     },
     share: (assistantId: string): Promise<Share> =>
       call("GET", `/assistants/${assistantId}/share`, shareSchema),
+    limits: (): Promise<Limits> => call("GET", "/limits", limitsSchema),
   };
 }
 

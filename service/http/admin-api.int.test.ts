@@ -286,6 +286,12 @@ describe("the sharing area (admin API) of a running service", () => {
       expect(await client.listDocuments(assistant.id)).toEqual([]);
     });
 
+    it("tells the upload limit before anything is sent, to the admin token only", async () => {
+      expect(await client.limits()).toEqual({ max_upload_bytes: maxUploadBytes });
+      const anonymous = await fetch(`${service.url}/admin/v1/limits`);
+      expect(anonymous.status).toBe(401);
+    });
+
     it("keeps one document with the same passages when the same bytes are uploaded twice", async () => {
       const { assistant, key, documents } = await assistantWith([
         { name: "vacation.pdf", bytes: fixtures.vacation },

@@ -5,6 +5,7 @@ import {
   assistantRenameSchema,
   type DocumentRecord,
   keyCreateSchema,
+  limitsSchema,
   shareSchema,
 } from "../../sdk/core/index.ts";
 import type { BlobStore } from "../blobs.ts";
@@ -159,6 +160,10 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
     if (!(await store.keys.revoke(id))) throw new HttpProblem(404, "not_found", `No key ${id}.`);
     return context.body(null, 204);
   });
+
+  admin.get("/limits", (context) =>
+    context.json(limitsSchema.parse({ max_upload_bytes: dependencies.maxUploadBytes })),
+  );
 
   admin.get("/assistants/:assistant/share", async (context) => {
     const assistant = await assistantOr404(context.req.param("assistant"));

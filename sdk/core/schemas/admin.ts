@@ -75,6 +75,12 @@ export const shareSchema = z.object({
   base_url: z.url(),
 });
 
+/** `GET /admin/v1/limits`: what a console checks before sending, so an upload is not refused halfway. */
+export const limitsSchema = z.object({
+  /** The largest file an upload may carry; a larger one is answered 413. */
+  max_upload_bytes: z.int().positive(),
+});
+
 export type AssistantCreate = z.infer<typeof assistantCreateSchema>;
 export type AssistantRename = z.infer<typeof assistantRenameSchema>;
 export type Assistant = z.infer<typeof assistantSchema>;
@@ -84,3 +90,4 @@ export type KeyCreate = z.infer<typeof keyCreateSchema>;
 export type KeyRecord = z.infer<typeof keyRecordSchema>;
 export type KeyCreated = z.infer<typeof keyCreatedSchema>;
 export type Share = z.infer<typeof shareSchema>;
+export type Limits = z.infer<typeof limitsSchema>;
