@@ -7,6 +7,7 @@ import {
   assistantListSchema,
   assistantRenameSchema,
   assistantSchema,
+  datasourceListSchema,
   documentListSchema,
   keyCreatedSchema,
   keyCreateSchema,
@@ -290,6 +291,19 @@ export function buildOpenApiDocument(): JsonObject {
           responses: { "204": { description: "Deleted." }, "404": problem("Unknown document.") },
         },
       },
+      "/admin/v1/assistants/{assistant}/datasources": {
+        get: {
+          operationId: "listDatasources",
+          summary:
+            "The assistant's datasources (groups of documents named at upload) with their document counts.",
+          security: adminSecurity,
+          parameters: [assistantPath],
+          responses: {
+            "200": jsonResponse("Datasources in the order they were made.", "DatasourceList"),
+            "404": problem("Unknown assistant."),
+          },
+        },
+      },
       "/admin/v1/assistants/{assistant}/keys": {
         get: {
           operationId: "listKeys",
@@ -380,6 +394,7 @@ export function buildOpenApiDocument(): JsonObject {
         Assistant: schema(assistantSchema, "output"),
         AssistantList: schema(assistantListSchema, "output"),
         DocumentList: schema(documentListSchema, "output"),
+        DatasourceList: schema(datasourceListSchema, "output"),
         KeyCreate: schema(keyCreateSchema, "input"),
         KeyCreated: schema(keyCreatedSchema, "output"),
         KeyList: schema(keyListSchema, "output"),

@@ -6,7 +6,9 @@ import {
   type Assistant,
   assistantListSchema,
   assistantSchema,
+  type DatasourceRecord,
   type DocumentRecord,
+  datasourceListSchema,
   documentListSchema,
   type KeyCreated,
   type KeyRecord,
@@ -139,6 +141,8 @@ export function createAdminClient(connection: AdminConnection) {
       if (etag === null) await new Promise((resolve) => setTimeout(resolve, pollWithoutEtagMs));
       return { documents, etag };
     },
+    listDatasources: async (assistantId: string): Promise<DatasourceRecord[]> =>
+      (await call("GET", `/assistants/${assistantId}/datasources`, datasourceListSchema)).datasources,
     createKey: (assistantId: string, scopes: Scope[], name?: string): Promise<KeyCreated> =>
       call(
         "POST",

@@ -227,6 +227,29 @@ describe("the sharing area (admin API) of a running service", () => {
       await expect(client.revokeKey("key_doesnotexist000000000")).rejects.toMatchObject({ status: 404 });
     });
 
+    it("lists an assistant's datasources with how many documents each holds", async () => {
+      const { assistant } = await assistantWith([]);
+      const markdown = (text: string) => new TextEncoder().encode(`# ${text}\n\n${text} body.\n`);
+      const manuals = [
+        { name: "install.md", bytes: markdown("Install") },
+        { name: "upgrade.md", bytes: markdown("Upgrade") },
+      ];
+      expect((await uploadFiles(service.url, assistant.id, manuals, { datasource: "manuals" })).status).toBe(
+        202,
+      );
+      expect(
+        (await uploadFiles(service.url, assistant.id, [{ name: "faq.md", bytes: markdown("FAQ") }])).status,
+      ).toBe(202);
+      const documents = await waitForDocuments(client, assistant.id);
+      const idOf = (name: string) => documents.find((document) => document.datasource === name)?.id_datasource;
+
+      expect(await client.listDatasources(assistant.id)).toEqual([
+        { id: idOf("manuals"), name: "manuals", documents: 2 },
+        { id: idOf("default"), name: "default", documents: 1 },
+      ]);
+      await expect(client.listDatasources("asst_doesnotexist")).rejects.toMatchObject({ status: 404 });
+    });
+
     it("gives the assistant id and the service's own URL to configure the SDK", async () => {
       const assistant = await client.createAssistant("share me");
       expect(await client.share(assistant.id)).toEqual({ assistant: assistant.id, base_url: service.url });

@@ -144,6 +144,11 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
     return context.body(null, 204);
   });
 
+  admin.get("/assistants/:assistant/datasources", async (context) => {
+    const assistant = await assistantOr404(context.req.param("assistant"));
+    return context.json({ datasources: await store.assistants.datasources(assistant.id) });
+  });
+
   admin.post("/assistants/:assistant/keys", async (context) => {
     const assistant = await assistantOr404(context.req.param("assistant"));
     const input = parseWith(keyCreateSchema, await readJsonBody(context.req.raw, jsonLimit));

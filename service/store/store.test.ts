@@ -91,6 +91,25 @@ describe.each(engines)("store on $name", ({ open }) => {
     expect((await store.assistants.datasource(assistant.id, datasource.id)).id).toBe(datasource.id);
   });
 
+  it("lists an assistant's datasources in the order they were made, with their document counts", async () => {
+    const { assistant, datasource } = await assistantWithDatasource();
+    const manuals = await store.assistants.datasource(assistant.id, "manuals");
+    for (const sha256 of ["m1", "m2"]) {
+      await store.documents.add({
+        assistantId: assistant.id,
+        datasourceId: manuals.id,
+        fileName: `${sha256}.pdf`,
+        sha256,
+        bytes: 1,
+      });
+    }
+    expect(await store.assistants.datasources(assistant.id)).toEqual([
+      { id: datasource.id, name: "default", documents: 0 },
+      { id: manuals.id, name: "manuals", documents: 2 },
+    ]);
+    expect(await store.assistants.datasources("asst_doesnotexist")).toEqual([]);
+  });
+
   it("keeps one document for the same bytes uploaded twice into a datasource", async () => {
     const { assistant, datasource } = await assistantWithDatasource();
     const input = {

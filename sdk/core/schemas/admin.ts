@@ -48,6 +48,16 @@ export const documentSchema = z.object({
 
 export const documentListSchema = z.object({ documents: z.array(documentSchema) });
 
+/** A group of an assistant's documents, named at upload; the chat's search filter can use its id. */
+export const datasourceSchema = z.object({
+  id: datasourceIdSchema,
+  name: z.string(),
+  /** Documents in it, whatever their state. */
+  documents: z.int().min(0),
+});
+
+export const datasourceListSchema = z.object({ datasources: z.array(datasourceSchema) });
+
 export const keyCreateSchema = z.object({
   scopes: z
     .array(scopeSchema)
@@ -86,6 +96,7 @@ export type AssistantRename = z.infer<typeof assistantRenameSchema>;
 export type Assistant = z.infer<typeof assistantSchema>;
 export type DocumentStatus = z.infer<typeof documentStatusSchema>;
 export type DocumentRecord = z.infer<typeof documentSchema>;
+export type DatasourceRecord = z.infer<typeof datasourceSchema>;
 export type KeyCreate = z.infer<typeof keyCreateSchema>;
 export type KeyRecord = z.infer<typeof keyRecordSchema>;
 export type KeyCreated = z.infer<typeof keyCreatedSchema>;
