@@ -3,6 +3,7 @@ import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { AppHeader } from "@/components/app-header";
 import { authScopeOf, currentUser } from "@/lib/auth";
+import { consoleOperator } from "@/lib/console/operator";
 import { settingsProblem } from "@/lib/env";
 
 /** Every page behind sign-in: the header, then the page. The route handler checks the user again. */
@@ -13,7 +14,11 @@ export default async function SignedInLayout({ children }: { children: ReactNode
   if (!user) redirect("/sign-in");
   return (
     <div className="flex h-dvh flex-col">
-      <AppHeader userName={user.id} authScope={authScopeOf(user)} />
+      <AppHeader
+        userName={user.id}
+        authScope={authScopeOf(user)}
+        consoleLink={(await consoleOperator()) !== null}
+      />
       <div className="min-h-0 flex-1">{children}</div>
     </div>
   );
