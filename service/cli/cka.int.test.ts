@@ -116,14 +116,14 @@ describe("cka, the command line of the sharing area", () => {
 
     const listed = await cka(["keys", "list", "--assistant", assistant]);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(new RegExp(`^${keyId}\\t\\S+…\\trag\\tactive$`, "m"));
+    expect(listed.stdout).toMatch(new RegExp(`^${keyId}\\t\\S+…\\trag\\tactive\\tnever used$`, "m"));
     expect(listed.stdout).not.toContain(key);
     expect((await rag(service.url, key!, assistant, { query: "anything" })).status).toBe(200);
 
     expect(await cka(["keys", "revoke", keyId!])).toMatchObject({ code: 0, stdout: `revoked ${keyId}\n` });
     expect((await rag(service.url, key!, assistant, { query: "anything" })).status).toBe(401);
     expect((await cka(["keys", "list", "--assistant", assistant])).stdout).toMatch(
-      new RegExp(`^${keyId}\\t.*\\trevoked$`, "m"),
+      new RegExp(`^${keyId}\\t.*\\trevoked\\tlast used \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z$`, "m"),
     );
   });
 

@@ -112,10 +112,11 @@ async function adminCommand(command: string, argv: string[]): Promise<void> {
     }
     case "keys list": {
       const keys = await client.listKeys(requireAssistant(values.assistant));
-      const lines = keys.map(
-        (key) =>
-          `${key.id}\t${key.prefix}…\t${key.scopes.join(",")}\t${key.revoked_at ? "revoked" : "active"}`,
-      );
+      const lines = keys.map((key) => {
+        const state = key.revoked_at ? "revoked" : "active";
+        const use = key.last_used_at ? `last used ${key.last_used_at}` : "never used";
+        return `${key.id}\t${key.prefix}…\t${key.scopes.join(",")}\t${state}\t${use}`;
+      });
       return print(keys, values.json, lines.join("\n"));
     }
     case "keys revoke":

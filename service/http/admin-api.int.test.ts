@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DocumentRecord } from "../../sdk/core/index.ts";
 import { type AdminClient, createAdminClient } from "../cli/admin-client.ts";
+import { callPublic, publicPaths } from "../testing/public-api-client.ts";
 import { evalPdfPath, makeScannedPdf, qpdf, scratchFolder } from "../ingest/pdf/test-fixtures.ts";
 import { rag, testAdminToken, uploadFiles, waitForDocuments } from "../testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
@@ -248,6 +249,34 @@ describe("the sharing area (admin API) of a running service", () => {
         { id: idOf("default"), name: "default", documents: 1 },
       ]);
       await expect(client.listDatasources("asst_doesnotexist")).rejects.toMatchObject({ status: 404 });
+    });
+
+    it("shows when a key was last used on ask or rag, and null for a key never used", async () => {
+      const { assistant } = await assistantWith([]);
+      const ragKey = await client.createKey(assistant.id, ["rag"], "search");
+      const askKey = await client.createKey(assistant.id, ["ask"], "chat");
+      const unused = await client.createKey(assistant.id, ["ask", "rag"], "spare");
+      const before = Date.now();
+      expect((await rag(service.url, ragKey.key, assistant.id, { query: "anything" })).status).toBe(200);
+      const asked = await callPublic(service.url, {
+        path: publicPaths.ask(assistant.id, crypto.randomUUID()),
+        key: askKey.key,
+        body: { id_user: "user-1", message: "Anything there?" },
+      });
+      expect(asked.status).toBe(200);
+      await asked.text();
+      const after = Date.now();
+
+      const keys = await client.listKeys(assistant.id);
+      const lastUsed = (id: string) => keys.find((key) => key.id === id)?.last_used_at;
+      for (const key of [ragKey, askKey]) {
+        const used = Date.parse(lastUsed(key.id) ?? "");
+        // One second either side: the database's clock is read in whole microseconds, the test's in milliseconds.
+        expect(used, key.name ?? "").toBeGreaterThanOrEqual(before - 1000);
+        expect(used, key.name ?? "").toBeLessThanOrEqual(after + 1000);
+      }
+      expect(lastUsed(unused.id)).toBeNull();
+      expect(ragKey.last_used_at).toBeNull();
     });
 
     it("gives the assistant id and the service's own URL to configure the SDK", async () => {

@@ -217,6 +217,23 @@ describe.each(engines)("store on $name", ({ open }) => {
     expect((await store.keys.list(assistant.id))[0]?.revoked_at).not.toBeNull();
   });
 
+  it("records when a key was used, writing it at most once a minute", async () => {
+    const { assistant } = await assistantWithDatasource();
+    const used = await store.keys.create(assistant.id, ["rag"], "used");
+    const unused = await store.keys.create(assistant.id, ["rag"], "unused");
+    const lastUsed = async (id: string) =>
+      (await store.keys.list(assistant.id)).find((key) => key.id === id)?.last_used_at;
+    expect(await lastUsed(used.id)).toBeNull();
+
+    await store.keys.recordUse(used.id);
+    const first = await lastUsed(used.id);
+    expect(Date.now() - Date.parse(first ?? "")).toBeLessThan(60_000);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await store.keys.recordUse(used.id);
+    expect(await lastUsed(used.id)).toBe(first);
+    expect(await lastUsed(unused.id)).toBeNull();
+  });
+
   it("binds a session to its first user and keeps its turns in order", async () => {
     const { assistant } = await assistantWithDatasource();
     const session = crypto.randomUUID();

@@ -74,6 +74,8 @@ export const keyRecordSchema = z.object({
   prefix: z.string(),
   created_at: z.iso.datetime(),
   revoked_at: z.iso.datetime().nullable(),
+  /** When the key last authenticated a public request (written at most once a minute, so up to a minute behind); null if never. */
+  last_used_at: z.iso.datetime().nullable(),
 });
 
 export const keyCreatedSchema = keyRecordSchema.extend({ key: z.string() });
