@@ -5,8 +5,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DocumentRecord } from "../../sdk/core/index.ts";
 import { type AdminClient, createAdminClient } from "../cli/admin-client.ts";
-import { callPublic, publicPaths } from "../testing/public-api-client.ts";
 import { evalPdfPath, makeScannedPdf, qpdf, scratchFolder } from "../ingest/pdf/test-fixtures.ts";
+import { callPublic, publicPaths } from "../testing/public-api-client.ts";
 import { rag, testAdminToken, uploadFiles, waitForDocuments } from "../testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
 
@@ -242,7 +242,8 @@ describe("the sharing area (admin API) of a running service", () => {
         (await uploadFiles(service.url, assistant.id, [{ name: "faq.md", bytes: markdown("FAQ") }])).status,
       ).toBe(202);
       const documents = await waitForDocuments(client, assistant.id);
-      const idOf = (name: string) => documents.find((document) => document.datasource === name)?.id_datasource;
+      const idOf = (name: string) =>
+        documents.find((document) => document.datasource === name)?.id_datasource;
 
       expect(await client.listDatasources(assistant.id)).toEqual([
         { id: idOf("manuals"), name: "manuals", documents: 2 },
