@@ -139,7 +139,9 @@ function ingestionDetail(document: DocumentRecord): string {
     case "ready": {
       const parts = [
         pages !== undefined ? `${pages} ${pages === 1 ? "page" : "pages"}` : null,
-        document.passages !== undefined ? `${document.passages} passages` : null,
+        document.passages !== undefined
+          ? `${document.passages} ${document.passages === 1 ? "passage" : "passages"}`
+          : null,
         formatBytes(document.bytes),
       ];
       return `Searchable · ${parts.filter((part) => part !== null).join(" · ")}`;

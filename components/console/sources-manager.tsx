@@ -232,7 +232,9 @@ export function SourcesManager({
                 <code className="text-xs text-stone-600 dark:text-stone-400">{group.id}</code>
               ) : null}
               <span className="ml-auto text-xs text-stone-600 dark:text-stone-400">
-                {group.documents.length + group.uploads.length} files
+                {group.documents.length + group.uploads.length === 1
+                  ? "1 file"
+                  : `${group.documents.length + group.uploads.length} files`}
               </span>
             </header>
             {group.documents.length + group.uploads.length === 0 ? (

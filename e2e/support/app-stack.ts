@@ -20,6 +20,14 @@ const repositoryRoot = resolve(import.meta.dirname, "../..");
 /** The datasources as the search page names them (`CITED_DATASOURCES`), from the samples' split. */
 export const datasourceNames = { manuals: "Manuals", notes: "Notes" } as const;
 
+export interface AppStackOptions {
+  /**
+   * Gives the app its console (/console): the service's sharing area (through the proxy) with the
+   * stack's admin token, open to the users listed. Without it the app has no console.
+   */
+  console?: { operators: readonly string[] };
+}
+
 export interface AppStack {
   /** Where the app answers, e.g. `http://127.0.0.1:41234`; also its `CITED_APP_ORIGIN`. */
   readonly appUrl: string;
@@ -28,6 +36,8 @@ export interface AppStack {
   /** What the app knows as `CITED_BASE_URL`: the proxy in front of the service. */
   readonly baseUrl: string;
   readonly apiKey: string;
+  /** The service's admin token: the app holds it only when it has a console. */
+  readonly adminToken: string;
   readonly sessionSecret: string;
   readonly assistantId: string;
   readonly documents: readonly DocumentRecord[];
@@ -106,7 +116,7 @@ function stopProcessGroup(child: ChildProcess): Promise<void> {
 
 const tail = (text: string) => text.split("\n").slice(-60).join("\n");
 
-export async function startAppStack(): Promise<AppStack> {
+export async function startAppStack(options: AppStackOptions = {}): Promise<AppStack> {
   const adminToken = randomBytes(24).toString("base64url");
   const sessionSecret = randomBytes(32).toString("hex");
   let service: SpawnedService | undefined;
@@ -148,6 +158,10 @@ export async function startAppStack(): Promise<AppStack> {
           CITED_DEV_SIGN_IN: "allow",
           CITED_APP_DATA_DIR: temporaryDirectory("cited-app-e2e-"),
           CITED_DATASOURCES: datasourceSetting(documents),
+          // Set even when empty, so a developer's .env.local (npm run dev writes them) gives no console.
+          CITED_ADMIN_URL: options.console ? proxy.url : "",
+          CITED_ADMIN_TOKEN: options.console ? adminToken : "",
+          CITED_OPERATORS: options.console?.operators.join(",") ?? "",
         },
       },
     );
@@ -163,6 +177,7 @@ export async function startAppStack(): Promise<AppStack> {
       serviceUrl: started.service.url,
       baseUrl: started.proxy.url,
       apiKey: key,
+      adminToken,
       sessionSecret,
       assistantId,
       documents,

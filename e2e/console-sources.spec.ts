@@ -1,0 +1,132 @@
+/**
+ * The console's sources page against `next start` and a real service: files dropped at once are
+ * each sent on their own with progress, read by the service, and searchable in the chat; a corrupt
+ * PDF fails with a reason a person can read and harms nothing else.
+ */
+import { resolve } from "node:path";
+import type { Page } from "@playwright/test";
+import { ConsoleAssistantsPage } from "./pages/console-assistants-page.ts";
+import { ConsoleSourcesPage, type SourceFile, sourceFile } from "./pages/console-sources-page.ts";
+import { expect, test } from "./support/app-fixtures.ts";
+import { consoleStackOptions, operatorName } from "./support/console-stack.ts";
+
+test.use({ appStackOptions: consoleStackOptions });
+
+const evalPdfs = resolve(import.meta.dirname, "../../shared/eval/pdfs");
+
+/** Answered from page 21 of gnuplot.pdf (../shared/eval, d036). */
+const gnuplotQuestion = {
+  question: "How long has gnuplot been in active development?",
+  answerContains: "since 1986",
+};
+
+const markdown: SourceFile = {
+  name: "release-checklist.md",
+  mimeType: "text/markdown",
+  buffer: Buffer.from(
+    "# Release checklist\n\n## Before the freeze\n\nEvery release candidate is signed with the team's offline key and announced on the mailing list two days before the freeze.\n",
+  ),
+};
+
+const shots = [
+  { name: "desktop", viewport: { width: 1280, height: 900 } },
+  { name: "phone", viewport: { width: 390, height: 844 } },
+] as const;
+
+/** The page at desktop and phone width, light and dark, as test artifacts; the viewport is put back after. */
+async function screenshots(page: Page, prefix: string): Promise<void> {
+  const viewport = page.viewportSize();
+  for (const shot of shots) {
+    await page.setViewportSize(shot.viewport);
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme });
+      const path = test.info().outputPath(`${prefix}-${shot.name}-${colorScheme}.png`);
+      await page.screenshot({ path, fullPage: true });
+      await test.info().attach(`${prefix}-${shot.name}-${colorScheme}`, { path, contentType: "image/png" });
+    }
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  if (viewport) await page.setViewportSize(viewport);
+}
+
+test("an operator drops two PDFs and a Markdown file, watches each become ready with its pages, then the chat answers from one with a citation that opens it", async ({
+  page,
+  signInPage,
+  chatPage,
+}) => {
+  test.setTimeout(240_000);
+  await signInPage.signIn(operatorName);
+  await page.getByTestId("console-link").click();
+  const assistants = new ConsoleAssistantsPage(page);
+  await expect(assistants.banner).toContainText("Operator console");
+  await assistants.open("Cited e2e");
+
+  const sources = new ConsoleSourcesPage(page);
+  await sources.datasourceInput.fill("eval");
+  const states = await sources.recordStates();
+  const files = [
+    sourceFile(resolve(evalPdfs, "developers-reference.pdf"), "application/pdf"),
+    sourceFile(resolve(evalPdfs, "gnuplot.pdf"), "application/pdf"),
+    markdown,
+  ];
+  await sources.drop(files);
+  for (const file of files) await expect(sources.row(file.name)).toBeVisible();
+  await screenshots(page, "console-sources-mid-ingestion");
+
+  for (const file of files) await sources.expectState(file.name, "ready", 180_000);
+  await expect(sources.detail("developers-reference.pdf")).toContainText("114 pages");
+  await expect(sources.detail("gnuplot.pdf")).toContainText("311 pages");
+  await expect(sources.detail(markdown.name)).toContainText("Searchable");
+  await expect(sources.group("eval").getByTestId("source-row")).toHaveCount(3);
+
+  const seen = await states();
+  for (const file of files) {
+    const path = (seen[file.name] ?? []).map((entry) => entry.state);
+    expect(path[0], `${file.name}: ${JSON.stringify(path)}`).toBe("uploading");
+    expect(path.at(-1)).toBe("ready");
+  }
+  const progress = (seen["gnuplot.pdf"] ?? []).filter((entry) => entry.state === "processing");
+  expect(
+    progress.some((entry) => /Reading page \d+ of 311/.test(entry.detail)),
+    `gnuplot.pdf showed its pages being read: ${JSON.stringify(seen["gnuplot.pdf"])}`,
+  ).toBe(true);
+
+  await page.getByRole("link", { name: "Chat", exact: true }).click();
+  const answer = await chatPage.askAndWait(gnuplotQuestion.question);
+  await expect(answer).toContainText(gnuplotQuestion.answerContains);
+  await answer
+    .getByRole("button", { name: /gnuplot\.pdf, page \d+/ })
+    .first()
+    .click();
+  await expect(chatPage.evidence.pdf).toBeVisible();
+  await expect(chatPage.evidence.highlights.first()).toBeVisible();
+});
+
+test("a corrupt PDF fails with a reason in plain words, and the file dropped with it and the other sources stay ready", async ({
+  page,
+  appStack,
+  signInPage,
+}) => {
+  await signInPage.signIn(operatorName);
+  const sources = new ConsoleSourcesPage(page);
+  await sources.goto(appStack.assistantId);
+  await sources.datasourceInput.fill("broken uploads");
+  const corrupt: SourceFile = {
+    name: "scanned-contract.pdf",
+    mimeType: "application/pdf",
+    buffer: Buffer.concat([Buffer.from("%PDF-1.7\n1 0 obj\n<< /Type /Catalog"), Buffer.alloc(4096, 0x5a)]),
+  };
+  const companion: SourceFile = {
+    name: "companion-notes.md",
+    mimeType: "text/markdown",
+    buffer: Buffer.from("# Companion notes\n\nThe archive room key is kept at the front desk.\n"),
+  };
+  await sources.choose([corrupt, companion]);
+
+  await sources.expectState(corrupt.name, "failed", 60_000);
+  const reason = (await sources.detail(corrupt.name).textContent()) ?? "";
+  expect(reason.length).toBeGreaterThan(15);
+  expect(reason).not.toMatch(/\bat \S+ \(|Error:|undefined|\[object|stack/i);
+  await sources.expectState(companion.name, "ready", 60_000);
+  for (const document of appStack.documents) await sources.expectState(document.file_name, "ready");
+});
