@@ -4,11 +4,11 @@
  * PDF fails with a reason a person can read and harms nothing else.
  */
 import { resolve } from "node:path";
-import type { Page } from "@playwright/test";
 import { ConsoleAssistantsPage } from "./pages/console-assistants-page.ts";
 import { ConsoleSourcesPage, type SourceFile, sourceFile } from "./pages/console-sources-page.ts";
 import { expect, test } from "./support/app-fixtures.ts";
 import { consoleStackOptions, operatorName } from "./support/console-stack.ts";
+import { screenshotsAtBothWidths } from "./support/screenshots.ts";
 
 test.use({ appStackOptions: consoleStackOptions });
 
@@ -27,27 +27,6 @@ const markdown: SourceFile = {
     "# Release checklist\n\n## Before the freeze\n\nEvery release candidate is signed with the team's offline key and announced on the mailing list two days before the freeze.\n",
   ),
 };
-
-const shots = [
-  { name: "desktop", viewport: { width: 1280, height: 900 } },
-  { name: "phone", viewport: { width: 390, height: 844 } },
-] as const;
-
-/** The page at desktop and phone width, light and dark, as test artifacts; the viewport is put back after. */
-async function screenshots(page: Page, prefix: string): Promise<void> {
-  const viewport = page.viewportSize();
-  for (const shot of shots) {
-    await page.setViewportSize(shot.viewport);
-    for (const colorScheme of ["light", "dark"] as const) {
-      await page.emulateMedia({ colorScheme });
-      const path = test.info().outputPath(`${prefix}-${shot.name}-${colorScheme}.png`);
-      await page.screenshot({ path, fullPage: true });
-      await test.info().attach(`${prefix}-${shot.name}-${colorScheme}`, { path, contentType: "image/png" });
-    }
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-  if (viewport) await page.setViewportSize(viewport);
-}
 
 test("an operator drops two PDFs and a Markdown file, watches each become ready with its pages, then the chat answers from one with a citation that opens it", async ({
   page,
@@ -71,7 +50,7 @@ test("an operator drops two PDFs and a Markdown file, watches each become ready 
   ];
   await sources.drop(files);
   for (const file of files) await expect(sources.row(file.name)).toBeVisible();
-  await screenshots(page, "console-sources-mid-ingestion");
+  await screenshotsAtBothWidths(page, "console-sources-mid-ingestion");
 
   for (const file of files) await sources.expectState(file.name, "ready", 180_000);
   await expect(sources.detail("developers-reference.pdf")).toContainText("114 pages");

@@ -26,7 +26,8 @@ export function KeyManager({ assistantId, keys }: { assistantId: string; keys: K
 
   async function create(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
     const scopes = (["ask", "rag"] as const).filter((scope) => form.get(scope) === "on");
     if (scopes.length === 0) {
       setError({ message: "Pick at least one scope.", requestId: null });
@@ -36,6 +37,7 @@ export function KeyManager({ assistantId, keys }: { assistantId: string; keys: K
     setError(null);
     try {
       setCreated(await consoleApi.createKey(assistantId, scopes, String(form.get("name") ?? "").trim()));
+      formElement.reset();
       router.refresh();
     } catch (failure) {
       setError(consoleErrorOf(failure));

@@ -31,12 +31,16 @@ export function consoleRoute<Schema extends z.ZodType<Record<string, string>>>(
   paramsSchema: Schema,
   handle: Handler<z.infer<Schema>>,
 ) {
-  return async (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => {
+  return async (
+    request: Request,
+    context: { params?: Promise<Record<string, string | string[]> | undefined> },
+  ) => {
     const operator = await requireOperator();
     const requestId = `req_app_${randomUUID().replaceAll("-", "")}`;
     try {
       checkOrigin(request);
-      const params = paramsSchema.safeParse(await context.params);
+      // A route without dynamic segments gets no params at all.
+      const params = paramsSchema.safeParse((await context.params) ?? {});
       if (!params.success) throw new HandlerProblem(404, "not_found", "There is nothing here.");
       return await handle(request, { params: params.data, operator, admin: consoleAdminClient() });
     } catch (error) {
