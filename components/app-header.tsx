@@ -11,7 +11,8 @@ export interface AppHeaderProps {
 export function AppHeader({ userName, authScope, consoleLink = false }: AppHeaderProps) {
   return (
     <header className="flex items-center gap-2 border-b border-stone-300 bg-white px-3 py-2 sm:gap-4 sm:px-4 dark:border-stone-800 dark:bg-stone-900">
-      <Link href="/chat" className="text-lg font-semibold">
+      {/* On a phone an operator's header has one more link; the name, a second link to the chat, makes room. */}
+      <Link href="/chat" className={`text-lg font-semibold ${consoleLink ? "hidden sm:inline" : ""}`}>
         Cited
       </Link>
       <nav aria-label="Main" className="flex gap-1 text-sm sm:gap-3">

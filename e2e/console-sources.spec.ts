@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { ConsoleAssistantsPage } from "./pages/console-assistants-page.ts";
 import { ConsoleSourcesPage, type SourceFile, sourceFile } from "./pages/console-sources-page.ts";
 import { expect, test } from "./support/app-fixtures.ts";
-import { consoleStackOptions, operatorName } from "./support/console-stack.ts";
+import { consoleStackOptions, maxUploadBytes, operatorName } from "./support/console-stack.ts";
 import { screenshotsAtBothWidths } from "./support/screenshots.ts";
 
 test.use({ appStackOptions: consoleStackOptions });
@@ -105,7 +105,35 @@ test("a corrupt PDF fails with a reason in plain words, and the file dropped wit
   await sources.expectState(corrupt.name, "failed", 60_000);
   const reason = (await sources.detail(corrupt.name).textContent()) ?? "";
   expect(reason.length).toBeGreaterThan(15);
+  expect(reason).toContain("PDF");
   expect(reason).not.toMatch(/\bat \S+ \(|Error:|undefined|\[object|stack/i);
   await sources.expectState(companion.name, "ready", 60_000);
   for (const document of appStack.documents) await sources.expectState(document.file_name, "ready");
+});
+
+test("a file over the service's limit is refused in the page with the limit named, and is never sent", async ({
+  page,
+  appStack,
+  signInPage,
+}) => {
+  await signInPage.signIn(operatorName);
+  const sources = new ConsoleSourcesPage(page);
+  await sources.goto(appStack.assistantId);
+  await expect(sources.dropZone).toContainText("up to 4.0 MB per file");
+  const mark = appStack.proxy.mark();
+  await sources.drop([
+    {
+      name: "huge-scan.pdf",
+      mimeType: "application/pdf",
+      buffer: Buffer.alloc(maxUploadBytes + 1024 * 1024, 0x20),
+    },
+  ]);
+  await sources.expectState("huge-scan.pdf", "refused");
+  await expect(sources.detail("huge-scan.pdf")).toHaveText(
+    "5.0 MB is over the service's limit of 4.0 MB per file, so it was not sent.",
+  );
+  const uploads = appStack.proxy
+    .requestsSince(mark)
+    .filter((request) => request.method === "POST" && request.path.endsWith("/documents"));
+  expect(uploads).toEqual([]);
 });

@@ -25,7 +25,11 @@ export interface AppStackOptions {
    * Gives the app its console (/console): the service's sharing area (through the proxy) with the
    * stack's admin token, open to the users listed. Without it the app has no console.
    */
-  console?: { operators: readonly string[] };
+  console?: {
+    operators: readonly string[];
+    /** The service's limit per uploaded file (`CKA_MAX_UPLOAD_BYTES`); the service's default without it. */
+    maxUploadBytes?: number;
+  };
 }
 
 export interface AppStack {
@@ -135,6 +139,9 @@ export async function startAppStack(options: AppStackOptions = {}): Promise<AppS
         CKA_ADMIN_TOKEN: adminToken,
         CKA_TOKEN_SECRET: randomBytes(32).toString("base64url"),
         CKA_OCR: "off",
+        ...(options.console?.maxUploadBytes
+          ? { CKA_MAX_UPLOAD_BYTES: String(options.console.maxUploadBytes) }
+          : {}),
       },
     });
     const { assistantId, documents, key } = await ingestSamples(service.url, adminToken);
