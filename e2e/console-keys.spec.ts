@@ -3,6 +3,7 @@
  * console is shown once and works against the public API over HTTP; revoked in the console, its
  * next request is 401. The share page hands over the assistant id, the base URL and an env block.
  */
+import { problemDetailsSchema, ragResponseSchema } from "../sdk/core/index.ts";
 import { ConsoleKeysPage } from "./pages/console-keys-page.ts";
 import { expect, test } from "./support/app-fixtures.ts";
 import { consoleStackOptions, operatorName } from "./support/console-stack.ts";
@@ -42,7 +43,7 @@ test("a key created in the console answers the public API over HTTP until it is 
 
   const answered = await rag(appStack.serviceUrl, appStack.assistantId, key);
   expect(answered.status, await answered.clone().text()).toBe(200);
-  expect(((await answered.json()) as { results: unknown[] }).results.length).toBeGreaterThan(0);
+  expect(ragResponseSchema.parse(await answered.json()).results.length).toBeGreaterThan(0);
 
   await page.reload();
   await expect(keys.createdKey).toHaveCount(0);
@@ -51,7 +52,7 @@ test("a key created in the console answers the public API over HTTP until it is 
   await keys.revoke("search widget");
   const refused = await rag(appStack.serviceUrl, appStack.assistantId, key);
   expect(refused.status).toBe(401);
-  expect(((await refused.json()) as { code: string }).code).toBe("invalid_key");
+  expect(problemDetailsSchema.parse(await refused.json()).code).toBe("invalid_key");
 });
 
 test("the share page gives the assistant id, the base URL, an env block and the SDK route to paste", async ({

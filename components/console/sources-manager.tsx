@@ -139,7 +139,9 @@ export function SourcesManager({
         }}
         onDragOver={(event) => event.preventDefault()}
         onDragLeave={(event) => {
-          if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+          const into = event.relatedTarget;
+          // Leaving for one of its own children is not leaving the zone.
+          if (!(into instanceof Node && event.currentTarget.contains(into))) setDragging(false);
         }}
         onDrop={drop}
         className={`flex flex-col gap-3 rounded-xl border-2 border-dashed p-4 sm:p-6 ${

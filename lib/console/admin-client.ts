@@ -75,12 +75,14 @@ export function createConsoleAdminClient(adminUrl: string, adminToken: string) {
   });
   const path = (...segments: string[]) => segments.map(encodeURIComponent).join("/");
 
+  const listAssistants = async (): Promise<Assistant[]> =>
+    (await call(assistantListSchema, "/assistants")).assistants;
+
   return {
-    listAssistants: async (): Promise<Assistant[]> =>
-      (await call(assistantListSchema, "/assistants")).assistants,
-    /** The assistant, or null when the service has none by that id. */
+    listAssistants,
+    /** The assistant, or null when the service has none by that id (the sharing area lists, it has no GET of one). */
     async findAssistant(id: string): Promise<Assistant | null> {
-      return (await this.listAssistants()).find((assistant) => assistant.id === id) ?? null;
+      return (await listAssistants()).find((assistant) => assistant.id === id) ?? null;
     },
     createAssistant: (name: string): Promise<Assistant> =>
       call(assistantSchema, "/assistants", { method: "POST", ...json({ name }) }),
