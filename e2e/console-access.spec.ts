@@ -101,6 +101,41 @@ test("an operator sees the console link and the operator's banner", async ({ pag
   await expect(page.getByTestId("assistant-row")).toHaveCount(1);
 });
 
+test("an operator's change from another origin is refused with 403 before the service hears of it", async ({
+  page,
+  appStack,
+  signInPage,
+}) => {
+  await signInPage.signIn(operatorName);
+  const mark = appStack.proxy.mark();
+  const response = await page.request.post("/console/api/assistants", {
+    headers: { Origin: "https://elsewhere.example", "Content-Type": "application/json" },
+    data: { name: "forged" },
+  });
+  expect(response.status()).toBe(403);
+  expect(appStack.proxy.requestsSince(mark)).toEqual([]);
+});
+
+test("when the service is down, a console page says what to check and offers to try again", async ({
+  page,
+  appStack,
+  signInPage,
+}) => {
+  await signInPage.signIn(operatorName);
+  appStack.proxy.simulateOutage(true);
+  try {
+    await page.goto("/console");
+    const error = page.getByTestId("console-error");
+    await expect(error).toContainText("CITED_ADMIN_URL");
+    await expect(error.getByRole("button", { name: "Try again" })).toBeVisible();
+    await expect(page.getByTestId("console-banner")).toBeVisible();
+  } finally {
+    appStack.proxy.simulateOutage(false);
+  }
+  await page.reload();
+  await expect(page.getByTestId("assistant-row").first()).toBeVisible();
+});
+
 /** The admin tokens the build could have read: `.env.local` (what `npm run dev` writes) and its environment. */
 function adminTokenSettings(): string[] {
   const envFile = join(repositoryRoot, ".env.local");
