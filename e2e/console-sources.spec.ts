@@ -81,7 +81,7 @@ test("an operator drops two PDFs and a Markdown file, watches each become ready 
   await expect(chatPage.evidence.highlights.first()).toBeVisible();
 });
 
-test("a corrupt PDF fails with a reason in plain words, and the file dropped with it and the other sources stay ready", async ({
+test("a corrupt PDF fails with a reason in plain words, the file dropped with it and the other sources stay ready, and it can be deleted", async ({
   page,
   appStack,
   signInPage,
@@ -109,6 +109,11 @@ test("a corrupt PDF fails with a reason in plain words, and the file dropped wit
   expect(reason).not.toMatch(/\bat \S+ \(|Error:|undefined|\[object|stack/i);
   await sources.expectState(companion.name, "ready", 60_000);
   for (const document of appStack.documents) await sources.expectState(document.file_name, "ready");
+
+  await sources.delete(corrupt.name);
+  await page.reload();
+  await expect(sources.row(companion.name)).toBeVisible();
+  await expect(sources.row(corrupt.name)).toHaveCount(0);
 });
 
 test("a file over the service's limit is refused in the page with the limit named, and is never sent", async ({

@@ -78,6 +78,17 @@ export class ConsoleSourcesPage {
     await expect(this.row(fileName)).toHaveAttribute("data-state", state, { timeout });
   }
 
+  /** Deletes the file's document after the confirmation, and waits until its row is gone. */
+  async delete(fileName: string): Promise<void> {
+    await this.row(fileName)
+      .getByRole("button", { name: `Delete ${fileName}` })
+      .click();
+    const dialog = this.page.getByTestId("confirm-dialog");
+    await expect(dialog).toContainText("answers stop citing it");
+    await dialog.getByRole("button", { name: "Delete document" }).click();
+    await expect(this.row(fileName)).toHaveCount(0);
+  }
+
   detail(fileName: string): Locator {
     return this.row(fileName).getByTestId("source-detail");
   }
