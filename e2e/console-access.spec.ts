@@ -10,6 +10,7 @@ import { parseEnv } from "node:util";
 import { createAdminClient } from "../service/cli/admin-client.ts";
 import { expect, test, uniqueUserName } from "./support/app-fixtures.ts";
 import { consoleStackOptions, operatorName } from "./support/console-stack.ts";
+import { screenshotsAtBothWidths } from "./support/screenshots.ts";
 import { seriousViolations } from "./support/serious-violations.ts";
 
 test.use({ appStackOptions: consoleStackOptions });
@@ -99,6 +100,7 @@ test("an operator sees the console link and the operator's banner", async ({ pag
   await expect(page.getByTestId("console-banner")).toContainText("Operator console");
   await expect(page.getByTestId("console-everyone-note")).toHaveCount(0);
   await expect(page.getByTestId("assistant-row")).toHaveCount(1);
+  await screenshotsAtBothWidths(page, "console-assistants");
 });
 
 test("an operator's change from another origin is refused with 403 before the service hears of it", async ({

@@ -71,6 +71,7 @@ test("the share page gives the assistant id, the base URL, an env block and the 
     await expect(env).toContainText(`=${document.id_datasource}`);
   }
   await expect(page.getByTestId("share-sdk")).toContainText("createServiceHandler");
+  await screenshotsAtBothWidths(page, "console-share");
 });
 
 test("an operator creates, renames and deletes an assistant, and the confirmation says what is lost", async ({
