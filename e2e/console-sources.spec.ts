@@ -4,6 +4,8 @@
  * PDF fails with a reason a person can read and harms nothing else.
  */
 import { resolve } from "node:path";
+import { documentListSchema } from "../sdk/core/index.ts";
+import { uploadFiles } from "../service/testing/sharing-area.ts";
 import { ConsoleAssistantsPage } from "./pages/console-assistants-page.ts";
 import { ConsoleSourcesPage, type SourceFile, sourceFile } from "./pages/console-sources-page.ts";
 import { expect, test } from "./support/app-fixtures.ts";
@@ -50,7 +52,12 @@ test("an operator drops two PDFs and a Markdown file, watches each become ready 
   ];
   await sources.drop(files);
   for (const file of files) await expect(sources.row(file.name)).toBeVisible();
+  const before = await sources.rows.evaluateAll((rows) => rows.map((row) => row.getAttribute("data-state")));
   await screenshotsAtBothWidths(page, "console-sources-mid-ingestion");
+  expect(
+    before.filter((state) => state !== "ready").length,
+    "the screenshots show files still on their way",
+  ).toBeGreaterThan(0);
 
   for (const file of files) await sources.expectState(file.name, "ready", 180_000);
   await expect(sources.detail("developers-reference.pdf")).toContainText("114 pages");
@@ -141,4 +148,46 @@ test("a file over the service's limit is refused in the page with the limit name
     .requestsSince(mark)
     .filter((request) => request.method === "POST" && request.path.endsWith("/documents"));
   expect(uploads).toEqual([]);
+});
+
+test("the sources page shows a change made elsewhere as it happens, says when it loses the service, and catches up by itself", async ({
+  page,
+  appStack,
+  signInPage,
+}) => {
+  await signInPage.signIn(operatorName);
+  const sources = new ConsoleSourcesPage(page);
+  await sources.goto(appStack.assistantId);
+  const problem = page.getByTestId("watch-problem");
+
+  // Uploaded straight to the service (as `cka ingest` would): the page's long-poll hears it.
+  const uploaded = await uploadFiles(
+    appStack.serviceUrl,
+    appStack.assistantId,
+    [
+      {
+        name: "from-the-command-line.md",
+        bytes: new TextEncoder().encode("# From the command line\n\nAdded with cka ingest.\n"),
+      },
+    ],
+    { datasource: "cli", token: appStack.adminToken },
+  );
+  expect(uploaded.status).toBe(202);
+  const [added] = documentListSchema.parse(await uploaded.json()).documents;
+  await sources.expectState("from-the-command-line.md", "ready", 30_000);
+
+  appStack.proxy.simulateOutage(true);
+  try {
+    // The change ends the request the page holds; its next one finds the service gone.
+    const deleted = await fetch(
+      `${appStack.serviceUrl}/admin/v1/assistants/${appStack.assistantId}/documents/${added!.id}`,
+      { method: "DELETE", headers: { Authorization: `Bearer ${appStack.adminToken}` } },
+    );
+    expect(deleted.status).toBe(204);
+    await expect(sources.row("from-the-command-line.md")).toHaveCount(0);
+    await expect(problem).toContainText("Live updates paused");
+  } finally {
+    appStack.proxy.simulateOutage(false);
+  }
+  await expect(problem).toHaveCount(0, { timeout: 20_000 });
 });

@@ -63,9 +63,10 @@ export const consoleApi = {
     assistantId: string,
     etag: string | null,
     signal: AbortSignal,
+    waitSeconds = 25,
   ): Promise<{ documents: DocumentRecord[] | null; etag: string | null }> {
     const response = await send(`/assistants/${segment(assistantId)}/documents`, {
-      headers: { ...(etag ? { "If-None-Match": etag } : {}), Prefer: "wait=25" },
+      headers: { ...(etag ? { "If-None-Match": etag } : {}), Prefer: `wait=${waitSeconds}` },
       signal,
     });
     const next = response.headers.get("ETag");

@@ -35,7 +35,8 @@ export function useDocumentWatch(
       let failures = 0;
       while (!signal.aborted) {
         try {
-          const next = await consoleApi.watchDocuments(assistantId, etag, signal);
+          // After a failure the first try is not held, so the page learns at once that the service is back.
+          const next = await consoleApi.watchDocuments(assistantId, etag, signal, failures > 0 ? 0 : 25);
           etag = next.etag;
           if (next.documents) setDocuments(next.documents);
           failures = 0;
