@@ -1,10 +1,18 @@
 import Link from "next/link";
 import { SignOutButton } from "./sign-out-button";
 
-export function AppHeader({ userName, authScope }: { userName: string; authScope: string }) {
+export interface AppHeaderProps {
+  userName: string;
+  authScope: string;
+  /** Operators get a link to the console; nobody else learns that it exists. */
+  consoleLink?: boolean;
+}
+
+export function AppHeader({ userName, authScope, consoleLink = false }: AppHeaderProps) {
   return (
     <header className="flex items-center gap-2 border-b border-stone-300 bg-white px-3 py-2 sm:gap-4 sm:px-4 dark:border-stone-800 dark:bg-stone-900">
-      <Link href="/chat" className="text-lg font-semibold">
+      {/* On a phone an operator's header has one more link; the name, a second link to the chat, makes room. */}
+      <Link href="/chat" className={`text-lg font-semibold ${consoleLink ? "hidden sm:inline" : ""}`}>
         Cited
       </Link>
       <nav aria-label="Main" className="flex gap-1 text-sm sm:gap-3">
@@ -14,6 +22,15 @@ export function AppHeader({ userName, authScope }: { userName: string; authScope
         <Link href="/search" className="rounded px-2 py-1 hover:bg-stone-100 dark:hover:bg-stone-800">
           Search
         </Link>
+        {consoleLink ? (
+          <Link
+            href="/console"
+            data-testid="console-link"
+            className="rounded px-2 py-1 hover:bg-stone-100 dark:hover:bg-stone-800"
+          >
+            Console
+          </Link>
+        ) : null}
       </nav>
       <div className="ml-auto flex min-w-0 items-center gap-2 text-sm sm:gap-3">
         <span className="hidden text-stone-600 sm:inline dark:text-stone-400">Signed in as</span>

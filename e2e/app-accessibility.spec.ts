@@ -2,22 +2,9 @@
  * axe on the reference app's pages as a person uses them: the sign-in, the chat with a cited answer
  * and its evidence open, and the search page with results. No serious or critical violation.
  */
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import { expect, test, uniqueUserName } from "./support/app-fixtures.ts";
 import { delayedQueueQuestion, searchQuery } from "./support/app-questions.ts";
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) =>
-        `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes
-          .map((node) => node.target.join(" "))
-          .join(", ")}`,
-    );
-}
+import { seriousViolations } from "./support/serious-violations.ts";
 
 for (const colorScheme of ["light", "dark"] as const) {
   test.describe(`${colorScheme} theme`, () => {

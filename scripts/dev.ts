@@ -1,6 +1,7 @@
 /**
  * `npm run dev`: the service (port $CKA_PORT, 8787), a demo assistant over samples/ whose key and base URL
- * go to `.env.local`, then the Next.js app (port $PORT, 3000). Re-running reuses all of it; Ctrl-C stops both.
+ * (and the sharing area's URL and admin token, for the console) go to `.env.local`, then the Next.js app
+ * (port $PORT, 3000). Re-running reuses all of it; Ctrl-C stops both.
  */
 import { createAdminClient, resolveConnection } from "../service/cli/admin-client.ts";
 import { isStopping, startChild, stopAll, stopOnSignals } from "./dev/children.ts";
@@ -34,7 +35,9 @@ async function main(): Promise<void> {
     requestTimeoutMs: 2_000,
   });
 
-  await prepareDemo(createAdminClient(resolveConnection({ url: serviceUrl })), {
+  // The admin token is the one the service keeps in its data folder (or CKA_ADMIN_TOKEN), as for `cka`.
+  const admin = resolveConnection({ url: serviceUrl });
+  await prepareDemo(createAdminClient(admin), {
     envFile: ".env.local",
     appOrigin: appUrl,
     recordFile: ".data/demo.json",
@@ -42,6 +45,7 @@ async function main(): Promise<void> {
     out: process.stdout,
     log: say,
     ingestTimeoutMs: 120_000,
+    console: admin,
   });
 
   say("starting the app…");
@@ -59,7 +63,7 @@ async function main(): Promise<void> {
     pollMs: 250,
   });
   const problem = response.status >= 500 ? ` (it answered ${response.status}: see the log above)` : "";
-  say(`ready: open ${appUrl}${problem}`);
+  say(`ready: open ${appUrl}${problem} (the operator console: ${appUrl}/console)`);
 }
 
 main().catch((error: unknown) => {

@@ -5,11 +5,14 @@ import {
   askStreamLineSchema,
   assistantCreateSchema,
   assistantListSchema,
+  assistantRenameSchema,
   assistantSchema,
+  datasourceListSchema,
   documentListSchema,
   keyCreatedSchema,
   keyCreateSchema,
   keyListSchema,
+  limitsSchema,
   pdfRefreshRequestSchema,
   pdfRefreshResponseSchema,
   problemDetailsSchema,
@@ -201,6 +204,17 @@ export function buildOpenApiDocument(): JsonObject {
         },
       },
       "/admin/v1/assistants/{assistant}": {
+        patch: {
+          operationId: "renameAssistant",
+          security: adminSecurity,
+          parameters: [assistantPath],
+          requestBody: jsonBody("AssistantRename"),
+          responses: {
+            "200": jsonResponse("The renamed assistant.", "Assistant"),
+            "404": problem("Unknown assistant."),
+            "422": problem("The name is empty or longer than 200 characters (`invalid_input`)."),
+          },
+        },
         delete: {
           operationId: "deleteAssistant",
           security: adminSecurity,
@@ -277,6 +291,19 @@ export function buildOpenApiDocument(): JsonObject {
           responses: { "204": { description: "Deleted." }, "404": problem("Unknown document.") },
         },
       },
+      "/admin/v1/assistants/{assistant}/datasources": {
+        get: {
+          operationId: "listDatasources",
+          summary:
+            "The assistant's datasources (groups of documents named at upload) with their document counts.",
+          security: adminSecurity,
+          parameters: [assistantPath],
+          responses: {
+            "200": jsonResponse("Datasources in the order they were made.", "DatasourceList"),
+            "404": problem("Unknown assistant."),
+          },
+        },
+      },
       "/admin/v1/assistants/{assistant}/keys": {
         get: {
           operationId: "listKeys",
@@ -310,6 +337,17 @@ export function buildOpenApiDocument(): JsonObject {
           parameters: [assistantPath],
           responses: {
             "200": jsonResponse("What the SDK needs: the assistant id and the base URL.", "Share"),
+          },
+        },
+      },
+      "/admin/v1/limits": {
+        get: {
+          operationId: "limits",
+          summary: "The service's limits, to check an upload before sending it.",
+          security: adminSecurity,
+          responses: {
+            "200": jsonResponse("`max_upload_bytes`: a larger file is answered 413.", "Limits"),
+            "401": problem("Wrong admin token."),
           },
         },
       },
@@ -352,13 +390,16 @@ export function buildOpenApiDocument(): JsonObject {
         PdfRefreshResponse: schema(pdfRefreshResponseSchema, "output"),
         ProblemDetails: schema(problemDetailsSchema, "output"),
         AssistantCreate: schema(assistantCreateSchema, "input"),
+        AssistantRename: schema(assistantRenameSchema, "input"),
         Assistant: schema(assistantSchema, "output"),
         AssistantList: schema(assistantListSchema, "output"),
         DocumentList: schema(documentListSchema, "output"),
+        DatasourceList: schema(datasourceListSchema, "output"),
         KeyCreate: schema(keyCreateSchema, "input"),
         KeyCreated: schema(keyCreatedSchema, "output"),
         KeyList: schema(keyListSchema, "output"),
         Share: schema(shareSchema, "output"),
+        Limits: schema(limitsSchema, "output"),
       },
     },
   };

@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { AppHeader } from "@/components/app-header";
 import { CitedBrowserProvider } from "@/components/cited-browser-provider";
 import { authScopeOf, currentUser } from "@/lib/auth";
+import { consoleOperator } from "@/lib/console/operator";
 import { settingsProblem, supabaseProject } from "@/lib/env";
 
 /**
@@ -19,7 +20,11 @@ export default async function SignedInLayout({ children }: { children: ReactNode
   return (
     <CitedBrowserProvider supabase={project && { url: project.url, publishableKey: project.publishableKey }}>
       <div className="flex h-dvh flex-col">
-        <AppHeader userName={user.name} authScope={authScopeOf(user)} />
+        <AppHeader
+          userName={user.name}
+          authScope={authScopeOf(user)}
+          consoleLink={(await consoleOperator()) !== null}
+        />
         <div className="min-h-0 flex-1">{children}</div>
       </div>
     </CitedBrowserProvider>

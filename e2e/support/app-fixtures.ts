@@ -8,9 +8,11 @@ import { type Browser, test as base, expect } from "@playwright/test";
 import { ChatPage } from "../pages/chat-page.ts";
 import { SearchPage } from "../pages/search-page.ts";
 import { SignInPage } from "../pages/sign-in-page.ts";
-import { type AppStack, startAppStack } from "./app-stack.ts";
+import { type AppStack, type AppStackOptions, startAppStack } from "./app-stack.ts";
 
 interface AppWorkerFixtures {
+  /** How the stack is made; a spec changes it with `test.use({ appStackOptions: … })`. */
+  appStackOptions: AppStackOptions;
   appStack: AppStack;
 }
 
@@ -47,9 +49,10 @@ async function warmUp(browser: Browser, stack: AppStack): Promise<void> {
 }
 
 export const test = base.extend<AppTestFixtures, AppWorkerFixtures>({
+  appStackOptions: [{}, { scope: "worker", option: true }],
   appStack: [
-    async ({ browser }, use) => {
-      const stack = await startAppStack();
+    async ({ browser, appStackOptions }, use) => {
+      const stack = await startAppStack(appStackOptions);
       try {
         await warmUp(browser, stack);
         await use(stack);

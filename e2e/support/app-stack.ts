@@ -20,6 +20,24 @@ const repositoryRoot = resolve(import.meta.dirname, "../..");
 /** The datasources as the search page names them (`CITED_DATASOURCES`), from the samples' split. */
 export const datasourceNames = { manuals: "Manuals", notes: "Notes" } as const;
 
+export interface AppStackOptions {
+  /**
+   * Gives the app its console (/console): the service's sharing area (through the proxy) with the
+   * stack's admin token, open to the users listed. Without it the app has no console.
+   */
+  console?: {
+    operators: readonly string[];
+    /** The service's limit per uploaded file (`CKA_MAX_UPLOAD_BYTES`); the service's default without it. */
+    maxUploadBytes?: number;
+  };
+  /**
+   * Settings for `next start` on top of the stack's own, e.g. a Supabase project's; an empty string
+   * switches a setting off. The Supabase settings are blank unless given here, so a developer's
+   * .env.local cannot switch the embedded mode's specs to Supabase.
+   */
+  env?: Record<string, string>;
+}
+
 export interface AppStack {
   /** Where the app answers, e.g. `http://127.0.0.1:41234`; also its `CITED_APP_ORIGIN`. */
   readonly appUrl: string;
@@ -28,6 +46,8 @@ export interface AppStack {
   /** What the app knows as `CITED_BASE_URL`: the proxy in front of the service. */
   readonly baseUrl: string;
   readonly apiKey: string;
+  /** The service's admin token: the app holds it only when it has a console. */
+  readonly adminToken: string;
   readonly sessionSecret: string;
   readonly assistantId: string;
   readonly documents: readonly DocumentRecord[];
@@ -106,15 +126,6 @@ function stopProcessGroup(child: ChildProcess): Promise<void> {
 
 const tail = (text: string) => text.split("\n").slice(-60).join("\n");
 
-export interface AppStackOptions {
-  /**
-   * Settings for `next start` on top of the stack's own, e.g. a Supabase project's; an empty string
-   * switches a setting off. The Supabase settings are blank unless given here, so a developer's
-   * .env.local cannot switch the embedded mode's specs to Supabase.
-   */
-  env?: Record<string, string>;
-}
-
 export async function startAppStack(options: AppStackOptions = {}): Promise<AppStack> {
   const adminToken = randomBytes(24).toString("base64url");
   const sessionSecret = randomBytes(32).toString("hex");
@@ -134,6 +145,9 @@ export async function startAppStack(options: AppStackOptions = {}): Promise<AppS
         CKA_ADMIN_TOKEN: adminToken,
         CKA_TOKEN_SECRET: randomBytes(32).toString("base64url"),
         CKA_OCR: "off",
+        ...(options.console?.maxUploadBytes
+          ? { CKA_MAX_UPLOAD_BYTES: String(options.console.maxUploadBytes) }
+          : {}),
       },
     });
     const { assistantId, documents, key } = await ingestSamples(service.url, adminToken);
@@ -157,6 +171,10 @@ export async function startAppStack(options: AppStackOptions = {}): Promise<AppS
           CITED_DEV_SIGN_IN: "allow",
           CITED_APP_DATA_DIR: temporaryDirectory("cited-app-e2e-"),
           CITED_DATASOURCES: datasourceSetting(documents),
+          // Set even when empty, so a developer's .env.local (npm run dev writes them) gives no console.
+          CITED_ADMIN_URL: options.console ? proxy.url : "",
+          CITED_ADMIN_TOKEN: options.console ? adminToken : "",
+          CITED_OPERATORS: options.console?.operators.join(",") ?? "",
           SUPABASE_URL: "",
           SUPABASE_PUBLISHABLE_KEY: "",
           SUPABASE_JWT_SECRET: "",
@@ -176,6 +194,7 @@ export async function startAppStack(options: AppStackOptions = {}): Promise<AppS
       serviceUrl: started.service.url,
       baseUrl: started.proxy.url,
       apiKey: key,
+      adminToken,
       sessionSecret,
       assistantId,
       documents,

@@ -47,6 +47,7 @@ describe("whether the key in .env.local is kept", () => {
     prefix: key.slice(0, 15),
     created_at: "2026-01-01T00:00:00.000Z",
     revoked_at: null,
+    last_used_at: null,
     ...overrides,
   });
 

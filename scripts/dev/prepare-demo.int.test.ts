@@ -52,6 +52,7 @@ describe("the demo npm run dev prepares", () => {
       out: out as unknown as NodeJS.WriteStream,
       log: (line) => lines.push(line),
       ingestTimeoutMs: 60_000,
+      console: { url: service.url, adminToken: testAdminToken },
     });
     return { demo, lines, progress };
   }
@@ -85,6 +86,8 @@ describe("the demo npm run dev prepares", () => {
     expect(values.get("CITED_DATASOURCES")).toBe(
       `Manuals=${demo.datasources.manuals},Notes=${demo.datasources.notes}`,
     );
+    expect(values.get("CITED_ADMIN_URL")).toBe(service.url);
+    expect(values.get("CITED_ADMIN_TOKEN")).toBe(testAdminToken);
     expect(JSON.parse(readFileSync(join(folder, "demo.json"), "utf8"))).toEqual(demo);
 
     // The key answers rag, and the datasource filter keeps the manual out of the notes.

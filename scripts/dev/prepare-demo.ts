@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import type { AdminClient } from "../../service/cli/admin-client.ts";
+import type { AdminClient, AdminConnection } from "../../service/cli/admin-client.ts";
 import {
   chooseAssistant,
   demoAssistantName,
@@ -26,6 +26,8 @@ export interface DemoOptions {
   out: NodeJS.WriteStream;
   log(line: string): void;
   ingestTimeoutMs: number;
+  /** The sharing area the app's console uses (its URL and admin token), or none for an app without one. */
+  console?: AdminConnection;
 }
 
 export interface Demo {
@@ -88,12 +90,17 @@ export async function prepareDemo(client: AdminClient, options: DemoOptions): Pr
         CITED_DATASOURCES: Object.entries(datasources)
           .map(([name, id]) => `${name.charAt(0).toUpperCase()}${name.slice(1)}=${id}`)
           .join(","),
+        // The console (/console) calls the local service's sharing area; in development, without
+        // CITED_OPERATORS, every signed-in user is an operator.
+        ...(options.console
+          ? { CITED_ADMIN_URL: options.console.url, CITED_ADMIN_TOKEN: options.console.adminToken }
+          : {}),
       },
       envHeading,
     ),
   );
   options.log(
-    `${options.envFile}: CITED_BASE_URL, CITED_ASSISTANT_ID, CITED_API_KEY, CITED_SESSION_SECRET, CITED_APP_ORIGIN, CITED_DATASOURCES`,
+    `${options.envFile}: CITED_BASE_URL, CITED_ASSISTANT_ID, CITED_API_KEY, CITED_SESSION_SECRET, CITED_APP_ORIGIN, CITED_DATASOURCES${options.console ? ", CITED_ADMIN_URL, CITED_ADMIN_TOKEN" : ""}`,
   );
 
   const demo: Demo = { baseUrl, assistantId: assistant.id, keyId, datasources };

@@ -6,12 +6,16 @@ import {
   type Assistant,
   assistantListSchema,
   assistantSchema,
+  type DatasourceRecord,
   type DocumentRecord,
+  datasourceListSchema,
   documentListSchema,
   type KeyCreated,
   type KeyRecord,
   keyCreatedSchema,
   keyListSchema,
+  type Limits,
+  limitsSchema,
   problemDetailsSchema,
   type Scope,
   type Share,
@@ -104,6 +108,8 @@ export function createAdminClient(connection: AdminConnection) {
       call("POST", "/assistants", assistantSchema, json({ name }), "application/json"),
     listAssistants: async (): Promise<Assistant[]> =>
       (await call("GET", "/assistants", assistantListSchema)).assistants,
+    renameAssistant: (id: string, name: string): Promise<Assistant> =>
+      call("PATCH", `/assistants/${id}`, assistantSchema, json({ name }), "application/json"),
     async deleteAssistant(id: string): Promise<void> {
       await send("DELETE", `/assistants/${id}`);
     },
@@ -135,6 +141,8 @@ export function createAdminClient(connection: AdminConnection) {
       if (etag === null) await new Promise((resolve) => setTimeout(resolve, pollWithoutEtagMs));
       return { documents, etag };
     },
+    listDatasources: async (assistantId: string): Promise<DatasourceRecord[]> =>
+      (await call("GET", `/assistants/${assistantId}/datasources`, datasourceListSchema)).datasources,
     createKey: (assistantId: string, scopes: Scope[], name?: string): Promise<KeyCreated> =>
       call(
         "POST",
@@ -150,6 +158,7 @@ export function createAdminClient(connection: AdminConnection) {
     },
     share: (assistantId: string): Promise<Share> =>
       call("GET", `/assistants/${assistantId}/share`, shareSchema),
+    limits: (): Promise<Limits> => call("GET", "/limits", limitsSchema),
   };
 }
 

@@ -62,7 +62,7 @@ describe("cka, the command line of the sharing area", () => {
     await scratch?.remove();
   });
 
-  it("creates, lists and deletes assistants", async () => {
+  it("creates, lists, renames and deletes assistants", async () => {
     const created = await cka(["assistants", "create", "Handbook"]);
     expect(created).toMatchObject({ code: 0, stderr: "" });
     const id = created.stdout.trim();
@@ -71,6 +71,13 @@ describe("cka, the command line of the sharing area", () => {
     const listed = await cka(["assistants", "list"]);
     expect(listed.code).toBe(0);
     expect(listed.stdout.split("\n")).toContain(`${id}\tHandbook`);
+
+    const renamed = await cka(["assistants", "rename", id, "Staff handbook"]);
+    expect(renamed).toMatchObject({ code: 0, stdout: `${id}\tStaff handbook\n` });
+    expect((await cka(["assistants", "list"])).stdout.split("\n")).toContain(`${id}\tStaff handbook`);
+    const nameless = await cka(["assistants", "rename", id]);
+    expect(nameless.code).not.toBe(0);
+    expect(nameless.stderr).toMatch(/^cka: .*rename ID NAME/);
 
     const deleted = await cka(["assistants", "delete", id]);
     expect(deleted).toMatchObject({ code: 0, stdout: `deleted ${id}\n` });
@@ -109,14 +116,14 @@ describe("cka, the command line of the sharing area", () => {
 
     const listed = await cka(["keys", "list", "--assistant", assistant]);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(new RegExp(`^${keyId}\\t\\S+…\\trag\\tactive$`, "m"));
+    expect(listed.stdout).toMatch(new RegExp(`^${keyId}\\t\\S+…\\trag\\tactive\\tnever used$`, "m"));
     expect(listed.stdout).not.toContain(key);
     expect((await rag(service.url, key!, assistant, { query: "anything" })).status).toBe(200);
 
     expect(await cka(["keys", "revoke", keyId!])).toMatchObject({ code: 0, stdout: `revoked ${keyId}\n` });
     expect((await rag(service.url, key!, assistant, { query: "anything" })).status).toBe(401);
     expect((await cka(["keys", "list", "--assistant", assistant])).stdout).toMatch(
-      new RegExp(`^${keyId}\\t.*\\trevoked$`, "m"),
+      new RegExp(`^${keyId}\\t.*\\trevoked\\tlast used \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z$`, "m"),
     );
   });
 

@@ -8,7 +8,7 @@ import { ingestFiles } from "./ingest-command.ts";
 const usage = `Usage: cka <command> [options]
 
   serve [--port 8787] [--host 127.0.0.1] [--data .data/service]
-  assistants create NAME | list | delete ID
+  assistants create NAME | list | rename ID NAME | delete ID
   ingest --assistant ID [--datasource NAME] FILES_OR_FOLDERS...
   keys create --assistant ID [--scopes ask,rag] [--name NAME] | list --assistant ID | revoke KEY_ID
   share --assistant ID
@@ -71,7 +71,7 @@ async function adminCommand(command: string, argv: string[]): Promise<void> {
     allowPositionals: true,
   });
   const client = createAdminClient(resolveConnection(values));
-  const [action, argument] = positionals;
+  const [action, argument, secondArgument] = positionals;
   switch (`${command} ${command === "ingest" || command === "share" ? "" : (action ?? "")}`.trim()) {
     case "assistants create": {
       if (!argument) throw new Error("cka assistants create NAME");
@@ -81,6 +81,11 @@ async function adminCommand(command: string, argv: string[]): Promise<void> {
     case "assistants list": {
       const assistants = await client.listAssistants();
       return print(assistants, values.json, assistants.map((item) => `${item.id}\t${item.name}`).join("\n"));
+    }
+    case "assistants rename": {
+      if (!argument || !secondArgument) throw new Error("cka assistants rename ID NAME");
+      const assistant = await client.renameAssistant(argument, secondArgument);
+      return print(assistant, values.json, `${assistant.id}\t${assistant.name}`);
     }
     case "assistants delete":
       if (!argument) throw new Error("cka assistants delete ID");
@@ -107,10 +112,11 @@ async function adminCommand(command: string, argv: string[]): Promise<void> {
     }
     case "keys list": {
       const keys = await client.listKeys(requireAssistant(values.assistant));
-      const lines = keys.map(
-        (key) =>
-          `${key.id}\t${key.prefix}…\t${key.scopes.join(",")}\t${key.revoked_at ? "revoked" : "active"}`,
-      );
+      const lines = keys.map((key) => {
+        const state = key.revoked_at ? "revoked" : "active";
+        const use = key.last_used_at ? `last used ${key.last_used_at}` : "never used";
+        return `${key.id}\t${key.prefix}…\t${key.scopes.join(",")}\t${state}\t${use}`;
+      });
       return print(keys, values.json, lines.join("\n"));
     }
     case "keys revoke":

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DocumentRecord } from "../../sdk/core/index.ts";
 import { type AdminClient, createAdminClient } from "../cli/admin-client.ts";
 import { evalPdfPath, makeScannedPdf, qpdf, scratchFolder } from "../ingest/pdf/test-fixtures.ts";
+import { callPublic, publicPaths } from "../testing/public-api-client.ts";
 import { rag, testAdminToken, uploadFiles, waitForDocuments } from "../testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
 
@@ -99,6 +100,30 @@ describe("the sharing area (admin API) of a running service", () => {
       await expect(client.listDocuments(assistant.id)).rejects.toMatchObject({ status: 404 });
       expect((await rag(service.url, key, assistant.id, { query: "vacation" })).status).toBe(401);
       await expect(client.deleteAssistant(assistant.id)).rejects.toMatchObject({ status: 404 });
+    });
+
+    it("renames an assistant within the bounds of a new name, and says 404 for an unknown one", async () => {
+      const assistant = await client.createAssistant("Old name");
+      const renamed = await client.renameAssistant(assistant.id, "  Field manuals  ");
+      expect(renamed).toEqual({ ...assistant, name: "Field manuals" });
+      expect((await client.listAssistants()).find((item) => item.id === assistant.id)?.name).toBe(
+        "Field manuals",
+      );
+      const rename = (id: string, body: unknown) =>
+        fetch(`${service.url}/admin/v1/assistants/${id}`, {
+          method: "PATCH",
+          headers: { Authorization: `Bearer ${testAdminToken}`, "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      for (const body of [{ name: " " }, { name: "x".repeat(201) }, {}]) {
+        const refused = await rename(assistant.id, body);
+        expect(refused.status, JSON.stringify(body)).toBe(422);
+        expect(await refused.json()).toMatchObject({ code: "invalid_input" });
+      }
+      expect((await rename("asst_doesnotexist", { name: "Anything" })).status).toBe(404);
+      await expect(client.renameAssistant("asst_doesnotexist", "Anything")).rejects.toMatchObject({
+        status: 404,
+      });
     });
 
     it("holds a listing asked with If-None-Match and Prefer: wait until a document changes", async () => {
@@ -203,6 +228,58 @@ describe("the sharing area (admin API) of a running service", () => {
       await expect(client.revokeKey("key_doesnotexist000000000")).rejects.toMatchObject({ status: 404 });
     });
 
+    it("lists an assistant's datasources with how many documents each holds", async () => {
+      const { assistant } = await assistantWith([]);
+      const markdown = (text: string) => new TextEncoder().encode(`# ${text}\n\n${text} body.\n`);
+      const manuals = [
+        { name: "install.md", bytes: markdown("Install") },
+        { name: "upgrade.md", bytes: markdown("Upgrade") },
+      ];
+      expect((await uploadFiles(service.url, assistant.id, manuals, { datasource: "manuals" })).status).toBe(
+        202,
+      );
+      expect(
+        (await uploadFiles(service.url, assistant.id, [{ name: "faq.md", bytes: markdown("FAQ") }])).status,
+      ).toBe(202);
+      const documents = await waitForDocuments(client, assistant.id);
+      const idOf = (name: string) =>
+        documents.find((document) => document.datasource === name)?.id_datasource;
+
+      expect(await client.listDatasources(assistant.id)).toEqual([
+        { id: idOf("manuals"), name: "manuals", documents: 2 },
+        { id: idOf("default"), name: "default", documents: 1 },
+      ]);
+      await expect(client.listDatasources("asst_doesnotexist")).rejects.toMatchObject({ status: 404 });
+    });
+
+    it("shows when a key was last used on ask or rag, and null for a key never used", async () => {
+      const { assistant } = await assistantWith([]);
+      const ragKey = await client.createKey(assistant.id, ["rag"], "search");
+      const askKey = await client.createKey(assistant.id, ["ask"], "chat");
+      const unused = await client.createKey(assistant.id, ["ask", "rag"], "spare");
+      const before = Date.now();
+      expect((await rag(service.url, ragKey.key, assistant.id, { query: "anything" })).status).toBe(200);
+      const asked = await callPublic(service.url, {
+        path: publicPaths.ask(assistant.id, crypto.randomUUID()),
+        key: askKey.key,
+        body: { id_user: "user-1", message: "Anything there?" },
+      });
+      expect(asked.status).toBe(200);
+      await asked.text();
+      const after = Date.now();
+
+      const keys = await client.listKeys(assistant.id);
+      const lastUsed = (id: string) => keys.find((key) => key.id === id)?.last_used_at;
+      for (const key of [ragKey, askKey]) {
+        const used = Date.parse(lastUsed(key.id) ?? "");
+        // One second either side: the database's clock is read in whole microseconds, the test's in milliseconds.
+        expect(used, key.name ?? "").toBeGreaterThanOrEqual(before - 1000);
+        expect(used, key.name ?? "").toBeLessThanOrEqual(after + 1000);
+      }
+      expect(lastUsed(unused.id)).toBeNull();
+      expect(ragKey.last_used_at).toBeNull();
+    });
+
     it("gives the assistant id and the service's own URL to configure the SDK", async () => {
       const assistant = await client.createAssistant("share me");
       expect(await client.share(assistant.id)).toEqual({ assistant: assistant.id, base_url: service.url });
@@ -260,6 +337,12 @@ describe("the sharing area (admin API) of a running service", () => {
         detail: expect.stringContaining(`${maxUploadBytes}`),
       });
       expect(await client.listDocuments(assistant.id)).toEqual([]);
+    });
+
+    it("tells the upload limit before anything is sent, to the admin token only", async () => {
+      expect(await client.limits()).toEqual({ max_upload_bytes: maxUploadBytes });
+      const anonymous = await fetch(`${service.url}/admin/v1/limits`);
+      expect(anonymous.status).toBe(401);
     });
 
     it("keeps one document with the same passages when the same bytes are uploaded twice", async () => {

@@ -2,8 +2,10 @@
 import { open } from "node:fs/promises";
 import {
   assistantCreateSchema,
+  assistantRenameSchema,
   type DocumentRecord,
   keyCreateSchema,
+  limitsSchema,
   shareSchema,
 } from "../../sdk/core/index.ts";
 import type { BlobStore } from "../blobs.ts";
@@ -70,6 +72,14 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
 
   admin.get("/assistants", async (context) => context.json({ assistants: await store.assistants.list() }));
 
+  admin.patch("/assistants/:assistant", async (context) => {
+    const id = context.req.param("assistant");
+    const input = parseWith(assistantRenameSchema, await readJsonBody(context.req.raw, jsonLimit));
+    const renamed = await store.assistants.rename(id, input.name);
+    if (!renamed) throw new HttpProblem(404, "not_found", `No assistant ${id}.`);
+    return context.json(renamed);
+  });
+
   admin.delete("/assistants/:assistant", async (context) => {
     const id = context.req.param("assistant");
     if (!(await store.assistants.remove(id))) throw new HttpProblem(404, "not_found", `No assistant ${id}.`);
@@ -134,6 +144,11 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
     return context.body(null, 204);
   });
 
+  admin.get("/assistants/:assistant/datasources", async (context) => {
+    const assistant = await assistantOr404(context.req.param("assistant"));
+    return context.json({ datasources: await store.assistants.datasources(assistant.id) });
+  });
+
   admin.post("/assistants/:assistant/keys", async (context) => {
     const assistant = await assistantOr404(context.req.param("assistant"));
     const input = parseWith(keyCreateSchema, await readJsonBody(context.req.raw, jsonLimit));
@@ -150,6 +165,10 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
     if (!(await store.keys.revoke(id))) throw new HttpProblem(404, "not_found", `No key ${id}.`);
     return context.body(null, 204);
   });
+
+  admin.get("/limits", (context) =>
+    context.json(limitsSchema.parse({ max_upload_bytes: dependencies.maxUploadBytes })),
+  );
 
   admin.get("/assistants/:assistant/share", async (context) => {
     const assistant = await assistantOr404(context.req.param("assistant"));

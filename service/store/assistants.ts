@@ -1,5 +1,5 @@
 /** Assistants and their datasources. */
-import type { Assistant } from "../../sdk/core/index.ts";
+import type { Assistant, DatasourceRecord } from "../../sdk/core/index.ts";
 import { randomId } from "../ids.ts";
 import { isoRequired } from "./rows.ts";
 import type { SqlQueryable } from "./sql-client.ts";
@@ -45,9 +45,28 @@ export function createAssistantStore(db: SqlQueryable) {
       );
       return row ? toAssistant(row) : null;
     },
+    /** The renamed assistant, or null when there is none with this id. */
+    async rename(id: string, name: string): Promise<Assistant | null> {
+      const [row] = await db.query<AssistantRow>(
+        "update assistants set name = $2 where id = $1 returning id, name, created_at",
+        [id, name],
+      );
+      return row ? toAssistant(row) : null;
+    },
     async remove(id: string): Promise<boolean> {
       const rows = await db.query<{ id: string }>("delete from assistants where id = $1 returning id", [id]);
       return rows.length > 0;
+    },
+    /** The assistant's datasources in the order they were made, each with its number of documents. */
+    async datasources(assistantId: string): Promise<DatasourceRecord[]> {
+      const rows = await db.query<{ id: string; name: string; documents: string | number }>(
+        `select s.id, s.name, count(d.id) as documents
+         from datasources s left join documents d on d.datasource_id = s.id
+         where s.assistant_id = $1
+         group by s.id order by s.created_at, s.id`,
+        [assistantId],
+      );
+      return rows.map((row) => ({ id: row.id, name: row.name, documents: Number(row.documents) }));
     },
     /** The datasource named or identified by `nameOrId`, created on first use when given by name. */
     async datasource(assistantId: string, nameOrId: string): Promise<Datasource> {

@@ -17,6 +17,7 @@ interface KeyRow {
   hash: string;
   created_at: Date;
   revoked_at: Date | null;
+  last_used_at: Date | null;
 }
 
 const toRecord = (row: KeyRow): KeyRecord => ({
@@ -27,6 +28,7 @@ const toRecord = (row: KeyRow): KeyRecord => ({
   prefix: row.prefix,
   created_at: isoRequired(row.created_at),
   revoked_at: iso(row.revoked_at),
+  last_used_at: iso(row.last_used_at),
 });
 
 const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex");
@@ -36,6 +38,9 @@ function parseKey(key: string): { id: string; secret: string } | null {
   const match = /^cka_live_([A-Za-z0-9]{20})_([A-Za-z0-9_-]{43})$/.exec(key);
   return match ? { id: `key_${match[1]}`, secret: match[2]! } : null;
 }
+
+/** A key's use is written at most this often, so authenticating a request seldom costs a write. */
+const useRecordMs = 60_000;
 
 export interface VerifiedKey {
   id: string;
@@ -48,8 +53,10 @@ export interface VerifiedKey {
  * storage), because a revocation made by another process would go unseen until the entry expires.
  */
 export function createKeyStore(db: SqlQueryable, options: { cacheMs: number } = { cacheMs: 0 }) {
-  const columns = "id, assistant_id, name, scopes, prefix, hash, created_at, revoked_at";
+  const columns = "id, assistant_id, name, scopes, prefix, hash, created_at, revoked_at, last_used_at";
   const cache = new Map<string, { row: KeyRow | undefined; at: number }>();
+  /** When this process last wrote each key's use. */
+  const usesWritten = new Map<string, number>();
   const lookup = async (id: string): Promise<KeyRow | undefined> => {
     const cached = cache.get(id);
     if (cached && performance.now() - cached.at < options.cacheMs) return cached.row;
@@ -87,6 +94,20 @@ export function createKeyStore(db: SqlQueryable, options: { cacheMs: number } = 
       );
       cache.delete(id);
       return row ? toRecord(row) : null;
+    },
+    /**
+     * Notes that the key authenticated a request: written when this process has not written it in the last
+     * minute, and then only if no other process has either (several may share a PostgreSQL).
+     */
+    async recordUse(id: string): Promise<void> {
+      const written = usesWritten.get(id);
+      if (written !== undefined && performance.now() - written < useRecordMs) return;
+      await db.query(
+        `update api_keys set last_used_at = now()
+         where id = $1 and (last_used_at is null or last_used_at < now() - make_interval(secs => $2))`,
+        [id, useRecordMs / 1000],
+      );
+      usesWritten.set(id, performance.now());
     },
     /** The key's record when the key is well formed, known and not revoked; otherwise null. */
     async verify(key: string): Promise<VerifiedKey | null> {

@@ -41,4 +41,20 @@ describe("schema migrations on an existing data folder", () => {
     ]);
     expect(passage?.evidence).toEqual({ kind: "pdf_highlight" });
   });
+
+  it("lists keys made before keys recorded their last use as never used, and records their next use", async () => {
+    // The data folder as 002 left it: no last_used_at, 003 not applied.
+    await client.execute(`
+      alter table api_keys drop column last_used_at;
+      delete from schema_migrations where name = '003_key_last_used.sql';
+      insert into assistants (id, name) values ('asst_2', 'Keys');
+      insert into api_keys (id, assistant_id, name, scopes, prefix, hash)
+        values ('key_1', 'asst_2', 'web', '{rag}', 'cka_live_abcdef', 'hash-1');
+    `);
+    expect(await migrate(client)).toEqual(["003_key_last_used.sql"]);
+    const keys = createStore(client).keys;
+    expect((await keys.list("asst_2"))[0]).toMatchObject({ id: "key_1", last_used_at: null });
+    await keys.recordUse("key_1");
+    expect((await keys.list("asst_2"))[0]?.last_used_at).toEqual(expect.any(String));
+  });
 });

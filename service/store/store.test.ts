@@ -73,10 +73,13 @@ describe.each(engines)("store on $name", ({ open }) => {
     return { assistant, datasource };
   }
 
-  it("creates, lists and deletes assistants", async () => {
+  it("creates, lists, renames and deletes assistants", async () => {
     const created = await store.assistants.create("Docs bot");
     expect(created.id).toMatch(/^asst_/);
     expect((await store.assistants.list()).map((assistant) => assistant.id)).toContain(created.id);
+    expect(await store.assistants.rename(created.id, "Help bot")).toEqual({ ...created, name: "Help bot" });
+    expect((await store.assistants.get(created.id))?.name).toBe("Help bot");
+    expect(await store.assistants.rename("asst_doesnotexist", "Nobody")).toBeNull();
     expect(await store.assistants.remove(created.id)).toBe(true);
     expect(await store.assistants.get(created.id)).toBeNull();
     expect(await store.assistants.remove(created.id)).toBe(false);
@@ -86,6 +89,25 @@ describe.each(engines)("store on $name", ({ open }) => {
     const { assistant, datasource } = await assistantWithDatasource();
     expect((await store.assistants.datasource(assistant.id, "default")).id).toBe(datasource.id);
     expect((await store.assistants.datasource(assistant.id, datasource.id)).id).toBe(datasource.id);
+  });
+
+  it("lists an assistant's datasources in the order they were made, with their document counts", async () => {
+    const { assistant, datasource } = await assistantWithDatasource();
+    const manuals = await store.assistants.datasource(assistant.id, "manuals");
+    for (const sha256 of ["m1", "m2"]) {
+      await store.documents.add({
+        assistantId: assistant.id,
+        datasourceId: manuals.id,
+        fileName: `${sha256}.pdf`,
+        sha256,
+        bytes: 1,
+      });
+    }
+    expect(await store.assistants.datasources(assistant.id)).toEqual([
+      { id: datasource.id, name: "default", documents: 0 },
+      { id: manuals.id, name: "manuals", documents: 2 },
+    ]);
+    expect(await store.assistants.datasources("asst_doesnotexist")).toEqual([]);
   });
 
   it("keeps one document for the same bytes uploaded twice into a datasource", async () => {
@@ -193,6 +215,23 @@ describe.each(engines)("store on $name", ({ open }) => {
     await store.keys.revoke(created.id);
     expect(await store.keys.verify(created.key)).toBeNull();
     expect((await store.keys.list(assistant.id))[0]?.revoked_at).not.toBeNull();
+  });
+
+  it("records when a key was used, writing it at most once a minute", async () => {
+    const { assistant } = await assistantWithDatasource();
+    const used = await store.keys.create(assistant.id, ["rag"], "used");
+    const unused = await store.keys.create(assistant.id, ["rag"], "unused");
+    const lastUsed = async (id: string) =>
+      (await store.keys.list(assistant.id)).find((key) => key.id === id)?.last_used_at;
+    expect(await lastUsed(used.id)).toBeNull();
+
+    await store.keys.recordUse(used.id);
+    const first = await lastUsed(used.id);
+    expect(Date.now() - Date.parse(first ?? "")).toBeLessThan(60_000);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await store.keys.recordUse(used.id);
+    expect(await lastUsed(used.id)).toBe(first);
+    expect(await lastUsed(unused.id)).toBeNull();
   });
 
   it("binds a session to its first user and keeps its turns in order", async () => {

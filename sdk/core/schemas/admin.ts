@@ -8,9 +8,16 @@ import {
   scopeSchema,
 } from "./common.ts";
 
-export const assistantCreateSchema = z.object({
-  name: z.string().trim().min(1, "name must not be empty").max(200, "name must be at most 200 characters"),
-});
+const assistantNameSchema = z
+  .string()
+  .trim()
+  .min(1, "name must not be empty")
+  .max(200, "name must be at most 200 characters");
+
+export const assistantCreateSchema = z.object({ name: assistantNameSchema });
+
+/** `PATCH /admin/v1/assistants/{id}`: a new name, with the bounds of a new assistant's. */
+export const assistantRenameSchema = z.object({ name: assistantNameSchema });
 
 export const assistantSchema = z.object({
   id: assistantIdSchema,
@@ -41,6 +48,16 @@ export const documentSchema = z.object({
 
 export const documentListSchema = z.object({ documents: z.array(documentSchema) });
 
+/** A group of an assistant's documents, named at upload; the chat's search filter can use its id. */
+export const datasourceSchema = z.object({
+  id: datasourceIdSchema,
+  name: z.string(),
+  /** Documents in it, whatever their state. */
+  documents: z.int().min(0),
+});
+
+export const datasourceListSchema = z.object({ datasources: z.array(datasourceSchema) });
+
 export const keyCreateSchema = z.object({
   scopes: z
     .array(scopeSchema)
@@ -57,6 +74,8 @@ export const keyRecordSchema = z.object({
   prefix: z.string(),
   created_at: z.iso.datetime(),
   revoked_at: z.iso.datetime().nullable(),
+  /** When the key last authenticated a public request (written at most once a minute, so up to a minute behind); null if never. */
+  last_used_at: z.iso.datetime().nullable(),
 });
 
 export const keyCreatedSchema = keyRecordSchema.extend({ key: z.string() });
@@ -68,11 +87,20 @@ export const shareSchema = z.object({
   base_url: z.url(),
 });
 
+/** `GET /admin/v1/limits`: what a console checks before sending, so an upload is not refused halfway. */
+export const limitsSchema = z.object({
+  /** The largest file an upload may carry; a larger one is answered 413. */
+  max_upload_bytes: z.int().positive(),
+});
+
 export type AssistantCreate = z.infer<typeof assistantCreateSchema>;
+export type AssistantRename = z.infer<typeof assistantRenameSchema>;
 export type Assistant = z.infer<typeof assistantSchema>;
 export type DocumentStatus = z.infer<typeof documentStatusSchema>;
 export type DocumentRecord = z.infer<typeof documentSchema>;
+export type DatasourceRecord = z.infer<typeof datasourceSchema>;
 export type KeyCreate = z.infer<typeof keyCreateSchema>;
 export type KeyRecord = z.infer<typeof keyRecordSchema>;
 export type KeyCreated = z.infer<typeof keyCreatedSchema>;
 export type Share = z.infer<typeof shareSchema>;
+export type Limits = z.infer<typeof limitsSchema>;

@@ -1,0 +1,84 @@
+/**
+ * The console's browser side of the app's own console routes (`/console/api/…`); the service and
+ * its admin token stay on the server. Failures become the SDK's typed errors with their request id.
+ */
+import type { z } from "zod";
+import {
+  ApiConnectionError,
+  type Assistant,
+  apiErrorFrom,
+  assistantSchema,
+  type DocumentRecord,
+  documentListSchema,
+  type KeyCreated,
+  keyCreatedSchema,
+  type Scope,
+} from "@/sdk/core/index.ts";
+
+export const consoleApiPath = "/console/api";
+
+async function send(path: string, init: RequestInit = {}): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(`${consoleApiPath}${path}`, { cache: "no-store", ...init });
+  } catch (error) {
+    if (init.signal?.aborted) throw error;
+    throw new ApiConnectionError("The app's server cannot be reached", { cause: error });
+  }
+  if (!response.ok && response.status !== 304) {
+    throw apiErrorFrom(response.status, await response.text(), response.headers);
+  }
+  return response;
+}
+
+async function call<Schema extends z.ZodType>(
+  schema: Schema,
+  path: string,
+  init: RequestInit = {},
+): Promise<z.infer<Schema>> {
+  return schema.parse(await (await send(path, init)).json());
+}
+
+const json = (method: string, value: unknown): RequestInit => ({
+  method,
+  body: JSON.stringify(value),
+  headers: { "Content-Type": "application/json" },
+});
+
+const segment = encodeURIComponent;
+
+export const consoleApi = {
+  createAssistant: (name: string): Promise<Assistant> =>
+    call(assistantSchema, "/assistants", json("POST", { name })),
+  renameAssistant: (id: string, name: string): Promise<Assistant> =>
+    call(assistantSchema, `/assistants/${segment(id)}`, json("PATCH", { name })),
+  async deleteAssistant(id: string): Promise<void> {
+    await send(`/assistants/${segment(id)}`, { method: "DELETE" });
+  },
+  /**
+   * The documents once they differ from the listing tagged `etag`: the app holds the request while
+   * the service does (up to 25 s), so each change arrives as it happens, with no timer.
+   */
+  async watchDocuments(
+    assistantId: string,
+    etag: string | null,
+    signal: AbortSignal,
+    waitSeconds = 25,
+  ): Promise<{ documents: DocumentRecord[] | null; etag: string | null }> {
+    const response = await send(`/assistants/${segment(assistantId)}/documents`, {
+      headers: { ...(etag ? { "If-None-Match": etag } : {}), Prefer: `wait=${waitSeconds}` },
+      signal,
+    });
+    const next = response.headers.get("ETag");
+    if (response.status === 304) return { documents: null, etag: next ?? etag };
+    return { documents: documentListSchema.parse(await response.json()).documents, etag: next };
+  },
+  async deleteDocument(assistantId: string, documentId: string): Promise<void> {
+    await send(`/assistants/${segment(assistantId)}/documents/${segment(documentId)}`, { method: "DELETE" });
+  },
+  createKey: (assistantId: string, scopes: Scope[], name: string): Promise<KeyCreated> =>
+    call(keyCreatedSchema, `/assistants/${segment(assistantId)}/keys`, json("POST", { scopes, name })),
+  async revokeKey(keyId: string): Promise<void> {
+    await send(`/keys/${segment(keyId)}`, { method: "DELETE" });
+  },
+};

@@ -1,0 +1,27 @@
+/**
+ * What the file picker offers: the formats the service reads (service/ingest: PDF, and the text
+ * readers' extensions). The service stays the judge: any other file is refused there with a reason.
+ */
+export const sourceFormats = [
+  ".pdf",
+  ".md",
+  ".markdown",
+  ".mdown",
+  ".mkd",
+  ".txt",
+  ".text",
+  ".html",
+  ".htm",
+  ".xhtml",
+  ".csv",
+  ".tsv",
+  ".tab",
+  ".vtt",
+  ".srt",
+  ".json",
+  ".jsonl",
+  ".ndjson",
+] as const;
+
+export const sourceFormatsSummary =
+  "PDF, Markdown, text, HTML, CSV/TSV, WebVTT/SRT transcripts, JSON/JSON Lines";
