@@ -13,6 +13,7 @@ const endpoint = "/api/cited";
 /** `supabase`: the project the server named (props, not build-time env), or null in embedded mode. */
 export function createCitedBrowser(supabase: SupabaseProject | null): ServiceBrowserClient {
   if (supabase === null) return createServiceBrowserClient({ endpoint });
-  const fetch = createAuthenticatedFetch(supabaseAccessTokenSource(createSupabaseBrowserClient(supabase)));
+  const source = supabaseAccessTokenSource(createSupabaseBrowserClient(supabase));
+  const fetch = createAuthenticatedFetch(source, { endpoint });
   return createServiceBrowserClient({ endpoint, fetch });
 }

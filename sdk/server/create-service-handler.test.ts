@@ -1,6 +1,7 @@
 /** The handler called directly with Requests, in front of a fake service that replays recorded streams. */
 import { describe, expect, it } from "vitest";
 import { type AuthenticatedUser, createServiceHandler } from "./create-service-handler.ts";
+import { HandlerProblem } from "./handler-problem.ts";
 import { createMemoryServiceStore } from "./memory-service-store.ts";
 import { ndjsonBody, ndjsonResponse, problemResponse } from "./testing/fake-fetch.ts";
 import {
@@ -126,6 +127,29 @@ describe("createServiceHandler: guards", () => {
     expect(response.status).toBe(500);
     expect((await problemOf(response)).detail).not.toContain("db down");
     expect(errors).toEqual([new Error("db down")]);
+  });
+
+  it("answers a problem authenticate throws with its own status and the request id, and reports its cause", async () => {
+    const errors: unknown[] = [];
+    const keysDown = new Error("JWKS unreachable");
+    const handler = createServiceHandler({
+      ...serviceConfig,
+      store: createMemoryServiceStore(),
+      authenticate: async () => {
+        throw new HandlerProblem(503, "auth_unavailable", "Sign-in cannot be checked right now.", {
+          cause: keysDown,
+        });
+      },
+      onError: (error) => errors.push(error),
+    });
+
+    const response = await handler.GET(new Request(`${origin}/api/cited/conversations`));
+
+    expect(response.status).toBe(503);
+    const problem = await problemOf(response);
+    expect(problem.code).toBe("auth_unavailable");
+    expect(problem.request_id).toBe(response.headers.get("X-Request-ID"));
+    expect(errors).toEqual([keysDown]);
   });
 });
 

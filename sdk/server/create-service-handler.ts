@@ -30,7 +30,11 @@ export interface ServiceHandlerConfig {
   apiKey: string;
   /** The host app's origin (or origins); any request but GET from another `Origin` is refused with 403. */
   allowedOrigin: string | readonly string[];
-  /** The signed-in user of a request, or null (401). Check the session here, not in a proxy. */
+  /**
+   * The signed-in user of a request, or null (401). Check the session here, not in a proxy. A
+   * HandlerProblem it throws is answered with its status (e.g. 503 when sessions cannot be checked
+   * right now); anything else it throws is a 500.
+   */
   authenticate(request: Request): Promise<AuthenticatedUser | null>;
   /**
    * Where conversations live: one store for every request, or a function that opens one per
@@ -111,11 +115,15 @@ const userSchema = z.object({ id: z.string().min(1), externalUserId: idUserSchem
  * export const { GET, POST, PATCH, DELETE } = createServiceHandler({
  *   ...config,
  *   authenticate: createSupabaseAuthenticate({ supabaseUrl }),
- *   store: ({ request, user }) =>
- *     createSupabaseServiceStore({
- *       client: createSupabaseUserClient({ supabaseUrl, supabaseKey, accessToken: bearerToken(request)! }),
+ *   store: ({ request, user }) => {
+ *     // authenticate has just accepted this very token, so it is there.
+ *     const accessToken = bearerToken(request);
+ *     if (accessToken === null) throw new Error("a request reached the store without its bearer token");
+ *     return createSupabaseServiceStore({
+ *       client: createSupabaseUserClient({ supabaseUrl, supabaseKey, accessToken }),
  *       userId: user.id,
- *     }),
+ *     });
+ *   },
  * });
  */
 export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandler {

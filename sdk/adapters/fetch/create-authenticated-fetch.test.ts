@@ -6,7 +6,7 @@ import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createServiceBrowserClient, type ServiceBrowserClient } from "../../browser/index.ts";
 import { ApiConnectionError, AuthenticationError } from "../../core/index.ts";
-import { bearerToken, verifySupabaseAccessToken } from "../supabase/index.ts";
+import { bearerToken, createSupabaseAccessTokenVerifier } from "../supabase/index.ts";
 import { type ServedHandler, serveFetchHandler } from "../supabase/testing/serve-fetch-handler.ts";
 import { type SupabaseStandIn, startSupabaseStandIn } from "../supabase/testing/supabase-stand-in.ts";
 import { createAuthenticatedFetch } from "./create-authenticated-fetch.ts";
@@ -15,6 +15,7 @@ import { supabaseAccessTokenSource } from "./supabase-access-token-source.ts";
 /** One call as the host received it. */
 interface HostCall {
   method: string;
+  path: string;
   token: string | null;
   body: string;
 }
@@ -71,13 +72,13 @@ beforeEach(async () => {
   answer = defaultAnswer;
   standIn = await startSupabaseStandIn();
   standIn.createUser("ada@example.com", "correct horse");
-  const verifyOptions = { supabaseUrl: standIn.url, jwks: standIn.jwks };
+  const verify = createSupabaseAccessTokenVerifier({ supabaseUrl: standIn.url, jwks: standIn.jwks });
   host = await serveFetchHandler(() => async (request) => {
     const token = bearerToken(request);
-    const call = { method: request.method, token, body: await request.text() };
+    const path = new URL(request.url).pathname;
+    const call = { method: request.method, path, token, body: await request.text() };
     calls.push(call);
-    const claims =
-      token && !refused.has(token) ? await verifySupabaseAccessToken(token, verifyOptions) : null;
+    const claims = token && !refused.has(token) ? await verify(token) : null;
     return answer(call, claims !== null);
   });
   supabase = createClient(standIn.url, standIn.publishableKey, {
@@ -91,19 +92,70 @@ beforeEach(async () => {
   const source = supabaseAccessTokenSource(supabase);
   cited = createServiceBrowserClient({
     endpoint: `${host.url}/api/cited`,
-    fetch: createAuthenticatedFetch({
-      getAccessToken: () => source.getAccessToken(),
-      refreshAccessToken: () => {
-        renewalsAsked += 1;
-        return source.refreshAccessToken();
+    fetch: createAuthenticatedFetch(
+      {
+        getAccessToken: () => source.getAccessToken(),
+        refreshAccessToken: () => {
+          renewalsAsked += 1;
+          return source.refreshAccessToken();
+        },
       },
-    }),
+      { endpoint: `${host.url}/api/cited` },
+    ),
   });
 });
 
 afterEach(async () => {
   await host.close();
   await standIn.close();
+});
+
+describe("createAuthenticatedFetch: only the host endpoint gets the token", () => {
+  it("sends a third-party request untouched: no Authorization, and its 401 causes no refresh", async () => {
+    const thirdParty = await serveFetchHandler(
+      () => async (request) =>
+        Response.json({ authorization: request.headers.get("Authorization") }, { status: 401 }),
+    );
+    try {
+      const authenticatedFetch = createAuthenticatedFetch(supabaseAccessTokenSource(supabase), {
+        endpoint: `${host.url}/api/cited`,
+      });
+      const response = await authenticatedFetch(`${thirdParty.url}/api/cited/conversations`, {
+        headers: { Authorization: "Bearer their-own" },
+      });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({ authorization: "Bearer their-own" });
+      const bare = await authenticatedFetch(new URL(`${thirdParty.url}/collect`));
+      expect(await bare.json()).toEqual({ authorization: null });
+    } finally {
+      await thirdParty.close();
+    }
+    expect(standIn.requests[refreshGrants]).toBeUndefined();
+  });
+
+  it("sends a same-origin request outside the endpoint's path without the token or a refresh", async () => {
+    const authenticatedFetch = createAuthenticatedFetch(supabaseAccessTokenSource(supabase), {
+      endpoint: "/api/cited/",
+      base: `${host.url}/chat/some-page`,
+    });
+    for (const path of ["/api/other", "/api/citedx", "/api/cited/../other"]) {
+      expect((await authenticatedFetch(`${host.url}${path}`)).status).toBe(401);
+    }
+    expect((await authenticatedFetch("/api/cited/conversations")).status).toBe(200);
+    expect(calls.map((call) => [call.path, call.token !== null])).toEqual([
+      ["/api/other", false],
+      ["/api/citedx", false],
+      ["/api/other", false],
+      ["/api/cited/conversations", true],
+    ]);
+    expect(standIn.requests[refreshGrants]).toBeUndefined();
+  });
+
+  it("refuses a relative endpoint when there is no page to resolve it against", () => {
+    expect(() =>
+      createAuthenticatedFetch(supabaseAccessTokenSource(supabase), { endpoint: "/api/cited" }),
+    ).toThrow(/endpoint/);
+  });
 });
 
 describe("createAuthenticatedFetch with supabase-js", () => {
@@ -173,6 +225,36 @@ describe("createAuthenticatedFetch with supabase-js", () => {
     expect(standIn.requests[refreshGrants]).toBe(1);
   });
 
+  it("a host that refuses even the renewed token gets no second renewal from the next call", async () => {
+    // As a host with the wrong audience configured: it refuses every token, fresh or not.
+    answer = async () => unauthenticated();
+    const expired = await signedInToken();
+    for (let call = 0; call < 2; call += 1) {
+      await expect(cited.listConversations()).rejects.toSatisfy((error) =>
+        AuthenticationError.isInstance(error),
+      );
+    }
+    const renewed = await signedInToken();
+    expect(calls.map((call) => call.token)).toEqual([expired, renewed, renewed]);
+    expect(renewalsAsked).toBe(1);
+    expect(standIn.requests[refreshGrants]).toBe(1);
+
+    // A new sign-in hands out a token the adapter did not renew itself: it may be renewed again.
+    await supabase.auth.signInWithPassword({ email: "ada@example.com", password: "correct horse" });
+    answer = defaultAnswer;
+    refused.add(await signedInToken());
+    expect(await cited.listConversations()).toHaveLength(1);
+    expect(standIn.requests[refreshGrants]).toBe(2);
+  });
+
+  it("a renewed token the host accepted is renewed again when the host later refuses it", async () => {
+    refused.add(await signedInToken());
+    await cited.listConversations();
+    refused.add(await signedInToken());
+    expect(await cited.listConversations()).toHaveLength(1);
+    expect(standIn.requests[refreshGrants]).toBe(2);
+  });
+
   it("a POST body arrives intact on the retry", async () => {
     refused.add(await signedInToken());
     const created = await cited.createConversation("Plotting in R: a long title with ünïcödé ✓");
@@ -185,7 +267,9 @@ describe("createAuthenticatedFetch with supabase-js", () => {
 
   it("a stream body is sent again on the retry", async () => {
     refused.add(await signedInToken());
-    const authenticatedFetch = createAuthenticatedFetch(supabaseAccessTokenSource(supabase));
+    const authenticatedFetch = createAuthenticatedFetch(supabaseAccessTokenSource(supabase), {
+      endpoint: `${host.url}/api/cited`,
+    });
     // Fetch wants `duplex: "half"` with a stream body; TypeScript's DOM types do not list it yet.
     const init: RequestInit & { duplex: "half" } = {
       method: "POST",

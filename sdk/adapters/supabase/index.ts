@@ -4,10 +4,12 @@
  */
 export {
   bearerToken,
+  createSupabaseAccessTokenVerifier,
   createSupabaseAuthenticate,
   type SupabaseAccessTokenClaims,
+  type SupabaseAccessTokenOptions,
   type SupabaseAuthenticateOptions,
-  verifySupabaseAccessToken,
+  SupabaseKeysUnavailableError,
 } from "./supabase-authenticate.ts";
 export {
   createSupabaseServiceStore,

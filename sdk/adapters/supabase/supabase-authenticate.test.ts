@@ -9,11 +9,13 @@ import {
   SignJWT,
 } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServiceHandler } from "../../server/index.ts";
+import { createMemoryServiceStore } from "../../server/memory-service-store.ts";
 import {
   bearerToken,
+  createSupabaseAccessTokenVerifier,
   createSupabaseAuthenticate,
   type SupabaseAuthenticateOptions,
-  verifySupabaseAccessToken,
 } from "./supabase-authenticate.ts";
 import { type ServedHandler, serveFetchHandler } from "./testing/serve-fetch-handler.ts";
 
@@ -62,7 +64,7 @@ function claims(overrides: JWTPayload = {}): JWTPayload {
   };
 }
 
-type Signer = "es256" | "rs256" | "hs256" | "stranger";
+type Signer = "es256" | "rs256" | "hs256" | "stranger" | "no-kid";
 
 async function sign(payload: JWTPayload, signer: Signer = "es256"): Promise<string> {
   const jwt = new SignJWT(payload);
@@ -72,6 +74,7 @@ async function sign(payload: JWTPayload, signer: Signer = "es256"): Promise<stri
     return jwt.setProtectedHeader({ alg: "RS256", kid: "rsa-key" }).sign(rs256.privateKey);
   if (signer === "stranger")
     return jwt.setProtectedHeader({ alg: "ES256", kid: "other-key" }).sign(stranger.privateKey);
+  if (signer === "no-kid") return jwt.setProtectedHeader({ alg: "ES256" }).sign(es256.privateKey);
   return jwt.setProtectedHeader({ alg: "ES256", kid: "ec-key", typ: "JWT" }).sign(es256.privateKey);
 }
 
@@ -103,10 +106,21 @@ describe("createSupabaseAuthenticate with the project's JWKS", () => {
   });
 
   it("refuses tokens outside their lifetime, with a few seconds' tolerance for clock skew", async () => {
-    const authenticate = createSupabaseAuthenticate(options());
+    const authenticate = createSupabaseAuthenticate({ ...options(), minimumRemainingSeconds: 0 });
     expect(await authenticate(withBearer(await sign(claims({ exp: now() - 60 }))))).toBeNull();
     expect(await authenticate(withBearer(await sign(claims({ nbf: now() + 60 }))))).toBeNull();
     expect(await authenticate(withBearer(await sign(claims({ exp: now() - 2 }))))).not.toBeNull();
+  });
+
+  it("refuses a token with less than a minute left, so the browser renews it before a long ask", async () => {
+    const authenticate = createSupabaseAuthenticate(options());
+    expect(await authenticate(withBearer(await sign(claims({ exp: now() + 50 }))))).toBeNull();
+    expect(await authenticate(withBearer(await sign(claims({ exp: now() + 70 }))))).not.toBeNull();
+    const patient = createSupabaseAuthenticate({ ...options(), minimumRemainingSeconds: 300 });
+    expect(await patient(withBearer(await sign(claims({ exp: now() + 240 }))))).toBeNull();
+    expect(await patient(withBearer(await sign(claims({ exp: now() + 360 }))))).not.toBeNull();
+    const lastSecond = createSupabaseAuthenticate({ ...options(), minimumRemainingSeconds: 0 });
+    expect(await lastSecond(withBearer(await sign(claims({ exp: now() + 10 }))))).not.toBeNull();
   });
 
   it("refuses another audience or another project's issuer; a configured audience is honoured", async () => {
@@ -149,6 +163,18 @@ describe("createSupabaseAuthenticate with the project's JWKS", () => {
     ).toBeNull();
   });
 
+  it("refuses an ES256 token without kid while the key set holds two ES256 keys (a rotation)", async () => {
+    const rotating: JSONWebKeySet = {
+      keys: [
+        { ...(await exportJWK(stranger.publicKey)), kid: "next-key", alg: "ES256", use: "sig" },
+        { ...(await exportJWK(es256.publicKey)), kid: "ec-key", alg: "ES256", use: "sig" },
+      ],
+    };
+    const pinned = createSupabaseAuthenticate({ supabaseUrl: project.url, jwks: rotating });
+    expect(await pinned(withBearer(await sign(claims(), "no-kid")))).toBeNull();
+    expect(await pinned(withBearer(await sign(claims())))).not.toBeNull();
+  });
+
   it("refuses the anon role and a token without sub", async () => {
     const authenticate = createSupabaseAuthenticate(options());
     expect(await authenticate(withBearer(await sign(claims({ role: "anon" }))))).toBeNull();
@@ -156,20 +182,42 @@ describe("createSupabaseAuthenticate with the project's JWKS", () => {
     expect(await authenticate(withBearer(await sign(claims({ role: undefined }))))).toBeNull();
   });
 
-  it("throws, rather than signing the user out, when the JWKS cannot be fetched", async () => {
+  it("throws a 503 problem, rather than signing the user out, when the JWKS cannot be fetched", async () => {
     jwksAnswer = "error";
     try {
       const authenticate = createSupabaseAuthenticate(options());
-      await expect(authenticate(withBearer(await sign(claims())))).rejects.toThrow(/200 OK/);
+      await expect(authenticate(withBearer(await sign(claims())))).rejects.toMatchObject({
+        status: 503,
+        code: "auth_unavailable",
+        cause: expect.objectContaining({
+          cause: expect.objectContaining({ message: expect.stringMatching(/200 OK/) }),
+        }),
+      });
     } finally {
       jwksAnswer = "keys";
     }
+  });
+
+  it("the handler answers 503 with its request id when the JWKS is unreachable, and reports it", async () => {
     const closed = await serveFetchHandler(() => async () => new Response(null));
     await closed.close();
-    const unreachable = createSupabaseAuthenticate({ supabaseUrl: closed.url });
-    await expect(
-      unreachable(withBearer(await sign(claims({ iss: `${closed.url}/auth/v1` })))),
-    ).rejects.toThrow();
+    const reported: unknown[] = [];
+    const handler = createServiceHandler({
+      baseUrl: "http://service.test",
+      assistantId: "asst_Test0001",
+      apiKey: "sk_live_secret_key",
+      allowedOrigin: "https://app.example",
+      store: createMemoryServiceStore(),
+      authenticate: createSupabaseAuthenticate({ supabaseUrl: closed.url }),
+      onError: (error) => reported.push(error),
+    });
+    const token = await sign(claims({ iss: `${closed.url}/auth/v1` }));
+    const response = await handler(withBearer(token));
+    expect(response.status).toBe(503);
+    const problem = await response.json();
+    expect(problem).toMatchObject({ status: 503, code: "auth_unavailable" });
+    expect(problem.request_id).toBe(response.headers.get("X-Request-ID"));
+    expect(reported).toHaveLength(1);
   });
 
   it("fetches the JWKS with the given fetch", async () => {
@@ -214,14 +262,25 @@ describe("createSupabaseAuthenticate with pinned keys or a legacy JWT secret", (
     expect(await legacy(withBearer(expired))).toBeNull();
   });
 
-  it("verifySupabaseAccessToken returns the token's claims", async () => {
-    const options = { supabaseUrl: `${project.url}/`, jwks };
-    expect(await verifySupabaseAccessToken(await sign(claims()), options)).toMatchObject({
+  it("createSupabaseAccessTokenVerifier returns the token's claims", async () => {
+    const verify = createSupabaseAccessTokenVerifier({ supabaseUrl: `${project.url}/`, jwks });
+    expect(await verify(await sign(claims()))).toMatchObject({
       sub: userId,
       role: "authenticated",
       email: "ada@example.com",
     });
-    expect(await verifySupabaseAccessToken("not-a-jwt", options)).toBeNull();
+    expect(await verify("not-a-jwt")).toBeNull();
+  });
+});
+
+describe("createSupabaseAccessTokenVerifier with the project's JWKS", () => {
+  it("fetches the key set once for all the tokens it checks", async () => {
+    const verify = createSupabaseAccessTokenVerifier({ supabaseUrl: project.url });
+    const before = jwksFetches;
+    for (let index = 0; index < 3; index += 1) {
+      expect(await verify(await sign(claims()))).not.toBeNull();
+    }
+    expect(jwksFetches - before).toBe(1);
   });
 });
 

@@ -13,9 +13,10 @@ import {
   jwtVerify,
 } from "jose";
 import { z } from "zod";
-import type { AuthenticatedUser } from "../../server/index.ts";
+import { type AuthenticatedUser, HandlerProblem } from "../../server/index.ts";
 
-export interface SupabaseAuthenticateOptions {
+/** How a Supabase access token is checked. */
+export interface SupabaseAccessTokenOptions {
   /** The project URL, e.g. `https://abcd.supabase.co`; tokens must be issued by `${supabaseUrl}/auth/v1`. */
   supabaseUrl: string;
   /** Legacy projects: the JWT secret, to verify HS256 tokens. Server-only. */
@@ -26,6 +27,17 @@ export interface SupabaseAuthenticateOptions {
   audience?: string;
   /** Used to fetch the JWKS. Default: the global fetch. */
   fetch?: typeof fetch;
+}
+
+export interface SupabaseAuthenticateOptions extends SupabaseAccessTokenOptions {
+  /**
+   * A token with less life left than this is refused as if expired. Default 60 seconds. The handler
+   * keeps using the request's token after authenticate: a per-request store saves an ask's answer
+   * with it when the stream ends. supabase-js renews a token only in its last 90 seconds, so without
+   * this margin a token with seconds left could start an ask whose save then fails. Refused, the
+   * browser's authenticated fetch renews it and the ask starts with a fresh hour.
+   */
+  minimumRemainingSeconds?: number;
 }
 
 /** The claims of a verified access token of a signed-in (not anonymous-key) user. */
@@ -44,7 +56,7 @@ const clockToleranceSeconds = 5;
 /**
  * jose errors that mean "this token is not a valid session": the user is signed out. Others (the JWKS
  * could not be fetched or read, a timeout, a bug) are not about the token, so they are thrown and the
- * handler answers 500 instead of signing a user out because the key server hiccuped.
+ * handler answers 503 (or 500 for a bug) instead of signing a user out because the key server hiccuped.
  */
 const tokenErrors = [
   errors.JWTExpired,
@@ -55,7 +67,22 @@ const tokenErrors = [
   errors.JOSEAlgNotAllowed,
   errors.JOSENotSupported,
   errors.JWKSNoMatchingKey,
+  // A token without `kid` while the key set holds several keys of its algorithm (during a rotation).
+  errors.JWKSMultipleMatchingKeys,
 ];
+
+const isTokenError = (error: unknown) => tokenErrors.some((type) => error instanceof type);
+
+/**
+ * The project's public keys could not be had (the JWKS unreachable, not 200, not a key set, a
+ * timeout): nothing is known about the token. `cause` is the failure.
+ */
+export class SupabaseKeysUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super("the Supabase project's signing keys (JWKS) could not be fetched", { cause });
+    this.name = "SupabaseKeysUnavailableError";
+  }
+}
 
 interface Verifier {
   key: JWTVerifyGetKey;
@@ -64,7 +91,7 @@ interface Verifier {
   audience: string;
 }
 
-function createVerifier(options: SupabaseAuthenticateOptions): Verifier {
+function createVerifier(options: SupabaseAccessTokenOptions): Verifier {
   const projectUrl = options.supabaseUrl.replace(/\/+$/, "");
   const issuer = `${projectUrl}/auth/v1`;
   const publicKeys = options.jwks
@@ -76,46 +103,53 @@ function createVerifier(options: SupabaseAuthenticateOptions): Verifier {
   return {
     // The allow-list below decides which kind of key a token may name; the secret never meets an
     // RS/ES token, and a public key is never taken as an HMAC secret (algorithm confusion).
-    key: (header, token) => (secret && header.alg === "HS256" ? secret : publicKeys(header, token)),
+    key: async (header, token) => {
+      if (secret && header.alg === "HS256") return secret;
+      try {
+        return await publicKeys(header, token);
+      } catch (error) {
+        if (isTokenError(error)) throw error;
+        throw new SupabaseKeysUnavailableError(error);
+      }
+    },
     algorithms: secret ? ["HS256", ...asymmetricAlgorithms] : asymmetricAlgorithms,
     issuer,
     audience: options.audience ?? "authenticated",
   };
 }
 
-/** One verifier (and so one JWKS cache) per options object. */
-const verifiers = new WeakMap<SupabaseAuthenticateOptions, Verifier>();
-
 /**
- * The claims of a valid access token of a signed-in user, or null for any token that is not one
- * (expired, not yet valid, another issuer or audience, a bad signature, `alg: none`, an unknown key,
- * the anon role, no `sub`). Throws when the keys cannot be had (JWKS unreachable or malformed).
- * Pass the same options object each time to reuse its JWKS cache.
+ * Creates a check of Supabase access tokens with its own JWKS cache: create it once and keep it.
+ * It gives the claims of a valid access token of a signed-in user (`email`, `session_id`, …), or null
+ * for any token that is not one (expired, not yet valid, another issuer or audience, a bad signature,
+ * `alg: none`, an unknown key, the anon role, no `sub`). Throws SupabaseKeysUnavailableError when
+ * the keys cannot be had.
+ *
+ * @example
+ * const verify = createSupabaseAccessTokenVerifier({ supabaseUrl: env.SUPABASE_URL });
+ * const claims = await verify(token);
  */
-export async function verifySupabaseAccessToken(
-  token: string,
-  options: SupabaseAuthenticateOptions,
-): Promise<SupabaseAccessTokenClaims | null> {
-  let verifier = verifiers.get(options);
-  if (!verifier) {
-    verifier = createVerifier(options);
-    verifiers.set(options, verifier);
-  }
-  let payload: JWTPayload;
-  try {
-    ({ payload } = await jwtVerify(token, verifier.key, {
-      issuer: verifier.issuer,
-      audience: verifier.audience,
-      algorithms: verifier.algorithms,
-      requiredClaims: ["exp", "sub"],
-      clockTolerance: clockToleranceSeconds,
-    }));
-  } catch (error) {
-    if (tokenErrors.some((type) => error instanceof type)) return null;
-    throw error;
-  }
-  const claims = claimsSchema.safeParse(payload);
-  return claims.success ? { ...payload, ...claims.data } : null;
+export function createSupabaseAccessTokenVerifier(
+  options: SupabaseAccessTokenOptions,
+): (token: string) => Promise<SupabaseAccessTokenClaims | null> {
+  const verifier = createVerifier(options);
+  return async (token) => {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, verifier.key, {
+        issuer: verifier.issuer,
+        audience: verifier.audience,
+        algorithms: verifier.algorithms,
+        requiredClaims: ["exp", "sub"],
+        clockTolerance: clockToleranceSeconds,
+      }));
+    } catch (error) {
+      if (isTokenError(error)) return null;
+      throw error;
+    }
+    const claims = claimsSchema.safeParse(payload);
+    return claims.success ? { ...payload, ...claims.data } : null;
+  };
 }
 
 /** The token of `Authorization: Bearer <token>`, or null when the header is missing or malformed. */
@@ -126,8 +160,10 @@ export function bearerToken(request: Request): string | null {
 
 /**
  * Creates `authenticate` for createServiceHandler: the user of the request's bearer access token,
- * `{ id: sub, externalUserId: sub }`, or null (the handler answers 401). A failure to get the
- * project's keys is thrown (the handler answers 500), never taken for "signed out".
+ * `{ id: sub, externalUserId: sub }`, or null (the handler answers 401) — also for a token with less
+ * than `minimumRemainingSeconds` left. When the project's keys cannot be had it throws a 503
+ * HandlerProblem (the handler answers 503 with the request id and reports the cause to `onError`),
+ * never taken for "signed out".
  *
  * @example
  * const authenticate = createSupabaseAuthenticate({ supabaseUrl: env.SUPABASE_URL });
@@ -136,10 +172,29 @@ export function bearerToken(request: Request): string | null {
 export function createSupabaseAuthenticate(
   options: SupabaseAuthenticateOptions,
 ): (request: Request) => Promise<AuthenticatedUser | null> {
-  const settings = { ...options };
+  const verify = createSupabaseAccessTokenVerifier(options);
+  const minimumRemainingSeconds = options.minimumRemainingSeconds ?? 60;
   return async (request) => {
     const token = bearerToken(request);
-    const claims = token === null ? null : await verifySupabaseAccessToken(token, settings);
-    return claims ? { id: claims.sub, externalUserId: claims.sub } : null;
+    if (token === null) return null;
+    let claims: SupabaseAccessTokenClaims | null;
+    try {
+      claims = await verify(token);
+    } catch (error) {
+      if (!(error instanceof SupabaseKeysUnavailableError)) throw error;
+      throw new HandlerProblem(
+        503,
+        "auth_unavailable",
+        "Sign-in cannot be checked right now; try again shortly.",
+        {
+          cause: error,
+        },
+      );
+    }
+    if (claims === null) return null;
+    // The clock tolerance for skew between Supabase and this server applies to the margin too.
+    const remainingSeconds = claims.exp + clockToleranceSeconds - Date.now() / 1000;
+    if (remainingSeconds < minimumRemainingSeconds) return null;
+    return { id: claims.sub, externalUserId: claims.sub };
   };
 }

@@ -66,7 +66,10 @@ export class SupabaseStoreError extends CitedError {
  * session of its own, nothing stored, nothing refreshed (the browser refreshes its session).
  *
  * @example
- * const client = createSupabaseUserClient({ supabaseUrl, supabaseKey, accessToken: bearerToken(request)! });
+ * // In the handler's `store` function, which runs after authenticate accepted the request's token.
+ * const accessToken = bearerToken(request);
+ * if (accessToken === null) throw new Error("a request reached the store without its bearer token");
+ * const client = createSupabaseUserClient({ supabaseUrl, supabaseKey, accessToken });
  */
 export function createSupabaseUserClient(options: SupabaseUserClientOptions): SupabaseClient {
   return createClient(options.supabaseUrl, options.supabaseKey, {
