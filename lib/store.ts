@@ -1,7 +1,8 @@
 /**
  * The app's ServiceStore in embedded mode: the SDK's SQL store on PGlite under CITED_APP_DATA_DIR,
- * its tables made by the very migrations in supabase/migrations. One store per server process; it
- * connects as PGlite's superuser, who owns the tables and so is not held by row-level security.
+ * its tables made by the very migrations in supabase/migrations (in schema `cited`, where they
+ * move after the row-level security). One store per server process; it connects as PGlite's
+ * superuser, who owns the tables and so is not held by row-level security.
  */
 import "server-only";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
@@ -45,7 +46,7 @@ async function openStore(): Promise<ServiceStore> {
   mkdirSync(folder, { recursive: true });
   const database = await PGlite.create(folder);
   await applyMigrations(database);
-  return createSqlServiceStore({ client: database });
+  return createSqlServiceStore({ client: database, schema: "cited" });
 }
 
 // Kept on globalThis: Next.js re-evaluates modules on hot reload, and PGlite allows one owner per folder.

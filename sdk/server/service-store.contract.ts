@@ -24,7 +24,7 @@ const paragraphReference: Reference = {
   metadata: {},
 };
 
-/** The recorded answer under a fresh message id (ids are unique across the whole store). */
+/** The recorded answer under a fresh message id. */
 function answer(overrides: Partial<AnswerState> = {}): AnswerState & { messageId: string } {
   return { ...recordedAnswer, messageId: newMessageId(), ...overrides } as AnswerState & {
     messageId: string;
@@ -230,6 +230,40 @@ export function describeServiceStoreContract(name: string, open: () => Promise<O
       expect((await store().listMessages(alice, first.id))?.map((message) => message.id)).toEqual([
         saved.messageId,
       ]);
+    });
+
+    it("never changes or shows a message of another user who holds the same message id", async () => {
+      const alice = user();
+      const mallory = user();
+      const his = await store().createConversation(mallory);
+      const taken = answer({ text: "Mallory's" });
+      await store().saveAnswer(mallory, his.id, taken.messageId, taken, { partial: false });
+      const { id } = await store().createConversation(alice);
+
+      const saved = await store().saveAnswer(
+        alice,
+        id,
+        taken.messageId,
+        answer({ messageId: taken.messageId }),
+        {
+          partial: false,
+        },
+      );
+
+      // Message ids may be unique per user (the Supabase store's, whose users can write messages
+      // through its functions) or across users (null here); either way the two stay apart.
+      if (saved !== null) {
+        expect(saved).toMatchObject({ conversationId: id, text: recordedAnswer.text });
+        expect(await store().findReference(alice, taken.messageId, pdfReferenceId)).toMatchObject({
+          conversationId: id,
+        });
+      }
+      expect((await store().listMessages(mallory, his.id))?.map((message) => message.text)).toEqual([
+        "Mallory's",
+      ]);
+      expect(await store().findReference(mallory, taken.messageId, pdfReferenceId)).toMatchObject({
+        conversationId: his.id,
+      });
     });
 
     it("renames a conversation without moving it up the list: only questions and answers do that", async () => {

@@ -28,7 +28,10 @@ export interface SaveAnswerOptions {
  * A Postgres implementation can back this with row-level security on `user_id`.
  *
  * Conversation ids are UUIDs (they are the service's `external_session`); message ids are
- * `msg_…` (an answer keeps the id the service gave it).
+ * `msg_…` (an answer keeps the id the service gave it). A store keeps message ids unique either
+ * per user or across users; where users can write messages themselves (the Supabase store's
+ * functions take the id from the caller), per user, so that nobody can take the id of another
+ * user's answer before it is saved.
  *
  * @example
  * const conversation = await store.createConversation(user.id);
@@ -58,7 +61,8 @@ export interface ServiceStore {
    * Appends (or, for the same `messageId`, replaces) an answer with its final state, and records
    * the user's ownership of each of its references with the reference's PDF token. A token
    * already replaced by a refresh is kept. Null when the conversation is not the user's, or the
-   * message id belongs to another conversation.
+   * message id belongs to another conversation (of another user too, where ids are unique
+   * across users).
    */
   saveAnswer(
     userId: string,

@@ -121,24 +121,33 @@ export function createSqlServiceStore(options: SqlServiceStoreOptions): SqlServi
 
     async saveAnswer(userId, conversationId, messageId, answer, { partial }) {
       if (!isUuid(conversationId)) return null;
+      // An update of the user's own answer in this conversation, or else an insert; neither names
+      // the key it may conflict on, so the statement runs both on service-store.sql, where message
+      // ids are unique across users (another user's id: nothing inserted, null), and on the
+      // Supabase migrations, where they are unique per user (cited_private_tables).
       const [row] = await rows(
         `with owner as (
            update ${conversations} set updated_at = clock_timestamp(), activity = ${nextActivity(schema)}
            where id = $1 and user_id = $2 returning id
-         ), saved as (
+         ), replaced as (
+           update ${messages} as m set content = $4, answer = $5::jsonb, partial = $6
+           from owner
+           where m.id = $3 and m.user_id = $2 and m.conversation_id = owner.id and m.role = 'assistant'
+           returning ${messageColumns}
+         ), added as (
            insert into ${messages} as m (id, conversation_id, user_id, role, content, answer, partial)
            select $3, owner.id, $2, 'assistant', $4, $5::jsonb, $6 from owner
-           on conflict (id) do update
-             set content = excluded.content, answer = excluded.answer, partial = excluded.partial
-             where m.conversation_id = excluded.conversation_id and m.user_id = excluded.user_id
-               and m.role = 'assistant'
+           where not exists (select from ${messages} where id = $3 and user_id = $2)
+           on conflict do nothing
            returning ${messageColumns}
+         ), saved as (
+           select * from replaced union all select * from added
          ), owned as (
            insert into ${references} (message_id, reference_id, user_id, pdf_token, pdf_expires_at)
            select saved.id, cited.reference_id, $2, cited.pdf_token, cited.pdf_expires_at
            from saved cross join jsonb_to_recordset($7::jsonb)
              as cited (reference_id text, pdf_token text, pdf_expires_at timestamptz)
-           on conflict (message_id, reference_id) do nothing
+           on conflict do nothing
          )
          select * from saved m`,
         [

@@ -8,7 +8,10 @@ import { createClient } from "@supabase/supabase-js";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresAvailable, startPostgres } from "../../../service/testing/postgres.ts";
+import { readFixture } from "../../core/fixtures/fixture-streams.ts";
+import { reduceAnswerText } from "../../core/index.ts";
 import { createServiceHandler } from "../../server/create-service-handler.ts";
+import { newMessageId } from "../../server/message-id.ts";
 import { describeServiceStoreContract } from "../../server/service-store.contract.ts";
 import type { ServiceStore } from "../../server/service-store.ts";
 import { createSqlServiceStore } from "../../server/sql-service-store.ts";
@@ -22,6 +25,9 @@ import { createPostgrestStandIn } from "./testing/postgrest-stand-in.ts";
 import { type SupabaseStandIn, startSupabaseStandIn } from "./testing/supabase-stand-in.ts";
 
 const supabaseFolder = new URL("../../../supabase/", import.meta.url);
+const recordedAnswer = reduceAnswerText(readFixture("answer-stream.ndjson"));
+/** The recorded answer's PDF reference. */
+const pdfReferenceId = "ref_7Hq2mX9pLc";
 
 /** What Supabase provides, then every migration in name order: the schema of a Supabase project. */
 function projectSql(): string[] {
@@ -175,7 +181,7 @@ describe.runIf(postgresAvailable)("on PostgreSQL", () => {
 
 describeServiceStoreContract("SQL store on the migrated schema (PGlite)", async () => {
   const { database } = await project();
-  return { store: createSqlServiceStore({ client: database }), close() {} };
+  return { store: createSqlServiceStore({ client: database, schema: "cited" }), close() {} };
 });
 
 describe("the Supabase store", () => {
@@ -258,8 +264,77 @@ describe("the Supabase store", () => {
     const bob = await signIn(standIn, "bob@example.test");
     const { id } = await storeOf(standIn, bob).createConversation(bob.id, "Bob's");
 
-    const rows = await database.query("select user_id from public.cited_conversations where id = $1", [id]);
+    const rows = await database.query("select user_id from cited.cited_conversations where id = $1", [id]);
     expect(rows.rows).toEqual([{ user_id: bob.id }]);
+  });
+
+  it("keeps a user's answer under an id another user took first, through the Data API, and leaves his message alone", async () => {
+    const mallory = await signIn(standIn, "mallory@example.test");
+    const alice = await signIn(standIn, "alice-answers@example.test");
+    const taken = newMessageId();
+    const mine = await storeOf(standIn, mallory).createConversation(mallory.id);
+    // What anyone signed in can send: the store's own function, with an id of his choosing.
+    const claimed = await createSupabaseUserClient({
+      supabaseUrl: standIn.url,
+      supabaseKey: standIn.publishableKey,
+      accessToken: mallory.accessToken,
+    }).rpc("cited_add_user_message", {
+      conversation: mine.id,
+      message: taken,
+      question: "Mine first",
+      question_title: "Mine first",
+    });
+    expect(claimed.error).toBeNull();
+
+    const store = storeOf(standIn, alice);
+    const { id } = await store.createConversation(alice.id);
+    const saved = await store.saveAnswer(
+      alice.id,
+      id,
+      taken,
+      { ...recordedAnswer, messageId: taken },
+      {
+        partial: false,
+      },
+    );
+
+    expect(saved).toMatchObject({ id: taken, conversationId: id, text: recordedAnswer.text });
+    expect(await store.findReference(alice.id, taken, pdfReferenceId)).toMatchObject({ conversationId: id });
+    expect(
+      (await storeOf(standIn, mallory).listMessages(mallory.id, mine.id))?.map((message) => message.text),
+    ).toEqual(["Mine first"]);
+    expect(await storeOf(standIn, mallory).findReference(mallory.id, taken, pdfReferenceId)).toBeNull();
+  });
+
+  it("leaves a signed-in user no way to the tables themselves: they are not in an exposed schema", async () => {
+    const mallory = await signIn(standIn, "mallory-direct@example.test");
+    const store = storeOf(standIn, mallory);
+    const { id } = await store.createConversation(mallory.id);
+    const messageId = newMessageId();
+    await store.saveAnswer(mallory.id, id, messageId, { ...recordedAnswer, messageId }, { partial: false });
+    const client = createSupabaseUserClient({
+      supabaseUrl: standIn.url,
+      supabaseKey: standIn.publishableKey,
+      accessToken: mallory.accessToken,
+    });
+    const notFound = (table: string) => ({
+      code: "PGRST205",
+      message: `Could not find the table 'public.${table}' in the schema cache`,
+    });
+
+    const read = await client.from("cited_messages").select("*");
+    expect(read.status).toBe(404);
+    expect(read.error).toMatchObject(notFound("cited_messages"));
+    const rewrite = await client.from("cited_messages").update({ answer: null }).eq("id", messageId);
+    expect(rewrite.status).toBe(404);
+    expect(rewrite.error).toMatchObject(notFound("cited_messages"));
+    const reset = await client.from("cited_references").update({ refreshes: 0 }).eq("message_id", messageId);
+    expect(reset.error).toMatchObject(notFound("cited_references"));
+    const inCited = await client.schema("cited").from("cited_messages").select("*");
+    expect(inCited.status).toBe(406);
+    expect(inCited.error).toMatchObject({ code: "PGRST106" });
+
+    expect((await store.listMessages(mallory.id, id))?.[0]?.answer).toEqual({ ...recordedAnswer, messageId });
   });
 
   it("throws the Data API's refusal for a visitor who is not signed in (the functions are for signed-in users)", async () => {
@@ -321,10 +396,18 @@ describe("the PostgREST stand-in", () => {
     await database.exec(`
       create function public.test_visible_conversations() returns setof text
       language sql stable security invoker set search_path = ''
-      as $$ select title from public.cited_conversations order by title $$;
+      as $$ select title from cited.cited_conversations order by title $$;
       grant execute on function public.test_visible_conversations() to authenticated;
       create function public.test_fail(message text) returns text language plpgsql
-      as $$ begin raise exception '%', message using hint = 'a hint'; end $$;`);
+      as $$ begin raise exception '%', message using hint = 'a hint'; end $$;
+      create table public.test_marks (mark text not null);
+      grant select, insert on table public.test_marks to authenticated;
+      create function public.test_mark(mark text) returns text language sql volatile
+      as $$ insert into public.test_marks values (mark) returning mark $$;
+      -- Postgres refuses an insert written in a stable function, not one in a function it calls.
+      create function public.test_stable_mark(mark text) returns text language sql stable
+      as $$ select public.test_mark(mark) $$;
+      grant execute on function public.test_mark(text), public.test_stable_mark(text) to authenticated;`);
   });
 
   const clientOf = (accessToken: string) =>
@@ -357,8 +440,21 @@ describe("the PostgREST stand-in", () => {
     expect(badUuid.error?.code).toBe("22P02");
   });
 
+  it("runs STABLE and IMMUTABLE functions in a read-only transaction, as PostgREST does", async () => {
+    const frida = await signIn(standIn, "frida@example.test");
+    const client = clientOf(frida.accessToken);
+    const mark = `mark-${crypto.randomUUID()}`;
+
+    const stable = await client.rpc("test_stable_mark", { mark });
+    expect(stable.status).toBe(405);
+    expect(stable.error?.code).toBe("25006");
+    expect((await client.rpc("test_mark", { mark })).data).toBe(mark);
+    const { rows } = await database.query("select mark from public.test_marks where mark = $1", [mark]);
+    expect(rows).toEqual([{ mark }]);
+  });
+
   it("says plainly what it does not cover instead of pretending", async () => {
-    const response = await fetch(`${standIn.url}/rest/v1/cited_conversations?select=*`, {
+    const response = await fetch(`${standIn.url}/rest/v1/test_marks?select=*`, {
       headers: { apikey: standIn.publishableKey },
     });
 
@@ -367,14 +463,13 @@ describe("the PostgREST stand-in", () => {
   });
 });
 
-describe("store-functions.sql", () => {
-  it("is the migration the Supabase store's functions come from, word for word", () => {
-    const shipped = readFileSync(new URL("./sql/store-functions.sql", import.meta.url), "utf8");
-    const migration = readFileSync(
-      new URL("migrations/20261124020000_cited_store_functions.sql", supabaseFolder),
-      "utf8",
-    );
+describe("the SQL the SDK ships for the Supabase store", () => {
+  it.each([
+    ["private-tables.sql", "20261124015000_cited_private_tables.sql"],
+    ["store-functions.sql", "20261124020000_cited_store_functions.sql"],
+  ])("%s is the migration %s, word for word", (file, migration) => {
+    const shipped = readFileSync(new URL(`./sql/${file}`, import.meta.url), "utf8");
 
-    expect(shipped).toBe(migration);
+    expect(shipped).toBe(readFileSync(new URL(`migrations/${migration}`, supabaseFolder), "utf8"));
   });
 });

@@ -1,7 +1,8 @@
 -- Cited SDK: the functions the Supabase ServiceStore (sdk/adapters/supabase) calls through the
 -- Data API (`supabase.rpc(...)`, POST /rest/v1/rpc/<name>), one per store method. Each runs as
 -- the caller (security invoker), so the row-level security policies of cited_row_level_security
--- decide what it may read and write; the user is always auth.uid() from the caller's access
+-- decide what it may read and write in the tables, which cited_private_tables moved to schema
+-- `cited`, out of the Data API's reach; the user is always auth.uid() from the caller's access
 -- token, never an argument. Each does what the same method of the SQL store
 -- (sdk/server/sql-service-store.ts) does; titles, message ids and the PDF tokens of an answer's
 -- references are worked out in TypeScript and passed in, as the SQL store does. Results are jsonb
@@ -13,7 +14,7 @@ create or replace function public.cited_create_conversation(new_title text defau
 returns jsonb
 language sql volatile security invoker set search_path = ''
 as $$
-  insert into public.cited_conversations as c (id, user_id, title)
+  insert into cited.cited_conversations as c (id, user_id, title)
   values (gen_random_uuid(), (select auth.uid())::text, new_title)
   returning to_jsonb(c) - 'user_id' - 'activity'
 $$;
@@ -24,7 +25,7 @@ returns jsonb
 language sql stable security invoker set search_path = ''
 as $$
   select coalesce(jsonb_agg(to_jsonb(c) - 'user_id' - 'activity' order by c.activity desc), '[]'::jsonb)
-  from public.cited_conversations c
+  from cited.cited_conversations c
   where c.user_id = (select auth.uid())::text
 $$;
 
@@ -33,7 +34,7 @@ returns jsonb
 language sql stable security invoker set search_path = ''
 as $$
   select to_jsonb(c) - 'user_id' - 'activity'
-  from public.cited_conversations c
+  from cited.cited_conversations c
   where c.id = conversation and c.user_id = (select auth.uid())::text
 $$;
 
@@ -43,7 +44,7 @@ create or replace function public.cited_rename_conversation(conversation uuid, n
 returns jsonb
 language sql volatile security invoker set search_path = ''
 as $$
-  update public.cited_conversations c set title = new_title
+  update cited.cited_conversations c set title = new_title
   where c.id = conversation and c.user_id = (select auth.uid())::text
   returning to_jsonb(c) - 'user_id' - 'activity'
 $$;
@@ -54,7 +55,7 @@ returns boolean
 language sql volatile security invoker set search_path = ''
 as $$
   with deleted as (
-    delete from public.cited_conversations c
+    delete from cited.cited_conversations c
     where c.id = conversation and c.user_id = (select auth.uid())::text
     returning 1
   )
@@ -78,16 +79,16 @@ declare
   caller text := (select auth.uid())::text;
   saved jsonb;
 begin
-  update public.cited_conversations c
+  update cited.cited_conversations c
   set title = coalesce(c.title, question_title),
       updated_at = clock_timestamp(),
-      activity = nextval('public.cited_conversations_activity')
+      activity = nextval('cited.cited_conversations_activity')
   where c.id = conversation and c.user_id = caller;
   if not found then
     return null;
   end if;
 
-  insert into public.cited_messages as m (id, conversation_id, user_id, role, content)
+  insert into cited.cited_messages as m (id, conversation_id, user_id, role, content)
   values (message, conversation, caller, 'user', question)
   returning to_jsonb(m) - 'user_id' - 'position' into saved;
   return saved;
@@ -113,30 +114,30 @@ declare
   caller text := (select auth.uid())::text;
   saved jsonb;
 begin
-  update public.cited_conversations c
-  set updated_at = clock_timestamp(), activity = nextval('public.cited_conversations_activity')
+  update cited.cited_conversations c
+  set updated_at = clock_timestamp(), activity = nextval('cited.cited_conversations_activity')
   where c.id = conversation and c.user_id = caller;
   if not found then
     return null;
   end if;
 
-  -- The where clause runs before the row-level security check of the row in conflict, so a
-  -- message id of another user or conversation is skipped rather than refused with an error.
-  insert into public.cited_messages as m (id, conversation_id, user_id, role, content, answer, partial)
+  -- Message ids are unique per user, so the row in conflict is always the caller's own: another
+  -- user's message under the same id neither blocks this answer nor is touched by it. One of the
+  -- caller's in another conversation, or a question, is skipped rather than overwritten.
+  insert into cited.cited_messages as m (id, conversation_id, user_id, role, content, answer, partial)
   values (message, conversation, caller, 'assistant', answer_text, answer_state, is_partial)
-  on conflict (id) do update
+  on conflict (id, user_id) do update
     set content = excluded.content, answer = excluded.answer, partial = excluded.partial
-    where m.conversation_id = excluded.conversation_id and m.user_id = excluded.user_id
-      and m.role = 'assistant'
+    where m.conversation_id = excluded.conversation_id and m.role = 'assistant'
   returning to_jsonb(m) - 'user_id' - 'position' into saved;
   if saved is null then
     return null;
   end if;
 
-  insert into public.cited_references (message_id, reference_id, user_id, pdf_token, pdf_expires_at)
+  insert into cited.cited_references (message_id, reference_id, user_id, pdf_token, pdf_expires_at)
   select message, r.reference_id, caller, r.pdf_token, r.pdf_expires_at
   from jsonb_to_recordset(cited) as r (reference_id text, pdf_token text, pdf_expires_at timestamptz)
-  on conflict (message_id, reference_id) do nothing;
+  on conflict (message_id, user_id, reference_id) do nothing;
   return saved;
 end
 $$;
@@ -148,10 +149,10 @@ language sql stable security invoker set search_path = ''
 as $$
   select coalesce(
     (select jsonb_agg(to_jsonb(m) - 'user_id' - 'position' order by m.position)
-     from public.cited_messages m where m.conversation_id = c.id),
+     from cited.cited_messages m where m.conversation_id = c.id),
     '[]'::jsonb
   )
-  from public.cited_conversations c
+  from cited.cited_conversations c
   where c.id = conversation and c.user_id = (select auth.uid())::text
 $$;
 
@@ -168,8 +169,8 @@ as $$
     'pdf_expires_at', r.pdf_expires_at,
     'refreshes', r.refreshes
   )
-  from public.cited_references r
-  join public.cited_messages m on m.id = r.message_id
+  from cited.cited_references r
+  join cited.cited_messages m on m.id = r.message_id and m.user_id = r.user_id
   where r.message_id = message and r.reference_id = reference
     and r.user_id = (select auth.uid())::text and m.user_id = (select auth.uid())::text
 $$;
@@ -185,7 +186,7 @@ returns boolean
 language sql volatile security invoker set search_path = ''
 as $$
   with updated as (
-    update public.cited_references r
+    update cited.cited_references r
     set pdf_token = token, pdf_expires_at = expires_at, refreshes = r.refreshes + 1
     where r.message_id = message and r.reference_id = reference
       and r.user_id = (select auth.uid())::text

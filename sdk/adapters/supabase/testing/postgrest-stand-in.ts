@@ -3,16 +3,22 @@
  * startSupabaseStandIn). Only the HTTP protocol is stood in: the SQL runs for real on PGlite or a
  * PostgreSQL server, as the caller's database role, so row-level security and the functions' own
  * checks decide what a caller may do. It is NOT PostgREST; it covers exactly this, as supabase-js
- * 2.119's `.rpc(name, args)` sends it:
+ * 2.119's `.rpc(name, args)` and `.from(table)` send it:
  *
  * - `POST /rest/v1/rpc/<function>` with a JSON object of named arguments (`Content-Type:
  *   application/json`). The function is looked up in pg_proc by name and argument names (arguments
  *   with defaults may be left out), only among functions whose arguments are all IN; the arguments
  *   reach it as PostgREST passes them, through `json_to_record` with the functions' own types.
- * - Schema from `Content-Profile` (default: the first exposed schema); another schema → 406 PGRST106.
- * - One transaction per request: `role` set to the claims' `role` (no claims → `anon`),
+ * - `/rest/v1/<table>` with any method, only as far as PostgREST refuses it: a name that is no
+ *   table, view or foreign table of the request's schema (tables in schemas that are not exposed
+ *   included) → 404 PGRST205 `Could not find the table '<schema>.<name>' in the schema cache`,
+ *   with a null hint (no "Perhaps you meant" suggestion).
+ * - Schema from `Content-Profile`, or `Accept-Profile` for GET and HEAD (default: the first
+ *   exposed schema); another schema → 406 PGRST106.
+ * - One transaction per function call: `role` set to the claims' `role` (no claims → `anon`),
  *   `request.jwt.claims` to the claims as JSON (`{"role":"anon"}` for anon), `request.method`,
- *   `request.path` and `search_path` to the schema; committed on success, rolled back on an error.
+ *   `request.path` and `search_path` to the schema; read-only for a STABLE or IMMUTABLE function,
+ *   so a write in one fails with 25006 (405); committed on success, rolled back on an error.
  * - The answer is 200 with the result as JSON: the value of a function returning one value (a
  *   scalar, jsonb, or a row as an object; SQL null as `null`), an array for `returns setof`.
  * - Errors as `{ code, details, hint, message }` with PostgREST's status for the SQLSTATE
@@ -20,12 +26,12 @@
  *   23503/23505 → 409; 42883/42P01 → 404; 08*, 53* → 503; …; any other → 400), an unknown function
  *   → 404 PGRST202, several candidates → 300 PGRST203, a body that is not JSON → 400 PGRST102,
  *   an `Accept` other than JSON → 406 PGRST107.
- * Not covered (answered 501 with code STANDIN so nobody mistakes it for the real thing): tables and
- * views (`/rest/v1/<table>`, filters, `select=`), GET/HEAD calls of functions, `Prefer` (count,
- * return, tx, params), bulk calls with an array body, functions with OUT/INOUT/VARIADIC or
- * unnamed arguments, `application/vnd.pgrst.*` media types, the OpenAPI root, the schema cache's
- * reload (each call reads pg_proc afresh), `db-pre-request`, response headers set by functions
- * (`response.headers`), pooling limits and timeouts.
+ * Not covered (answered 501 with code STANDIN so nobody mistakes it for the real thing): the tables
+ * and views of an exposed schema (reading or writing them, filters, `select=`), GET/HEAD calls of
+ * functions, `Prefer` (count, return, tx, params), bulk calls with an array body, functions with
+ * OUT/INOUT/VARIADIC or unnamed arguments, `application/vnd.pgrst.*` media types, the OpenAPI
+ * root, the schema cache's reload (each call reads pg_proc and pg_class afresh), `db-pre-request`,
+ * response headers set by functions (`response.headers`), pooling limits and timeouts.
  */
 import { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
@@ -50,6 +56,8 @@ type Query = (sql: string, params: unknown[]) => Promise<{ rows: unknown[] }>;
 
 const functionRowSchema = z.object({
   returns_set: z.boolean(),
+  /** provolatile: immutable, stable or volatile. */
+  volatility: z.enum(["i", "s", "v"]),
   arg_names: z.array(z.string()).nullable(),
   arg_types: z.array(z.string()),
   arg_modes: z.array(z.string()).nullable(),
@@ -83,6 +91,8 @@ export function createPostgrestStandIn(
   const schemas = options.schemas ?? ["public"];
 
   return async function rest(request, claims) {
+    const table = /^\/rest\/v1\/([^/]+)$/.exec(new URL(request.url).pathname)?.[1];
+    if (table !== undefined && table !== "rpc") return tableRequest(database, request, schemas, table);
     const call = await readCall(request, schemas);
     if (call instanceof Response) return call;
     try {
@@ -120,12 +130,8 @@ async function readCall(request: Request, schemas: readonly string[]): Promise<F
   if (accept !== null && !/^(\*\/\*|application\/json)(;.*)?$/.test(accept)) {
     return failure(406, "PGRST107", `None of these media types are available: ${accept}`);
   }
-  const schema = request.headers.get("Content-Profile") ?? schemas[0];
-  if (schema === undefined || !schemas.includes(schema)) {
-    return failure(406, "PGRST106", `Invalid schema: ${schema}`, {
-      hint: `Only the following schemas are exposed: ${schemas.join(", ")}`,
-    });
-  }
+  const schema = requestSchema(request, schemas);
+  if (schema instanceof Response) return schema;
   let body: unknown;
   try {
     body = JSON.parse(await request.text());
@@ -136,6 +142,46 @@ async function readCall(request: Request, schemas: readonly string[]): Promise<F
   const args = namedArgumentsSchema.safeParse(body);
   if (!args.success) return failure(400, "PGRST102", "Empty or invalid json");
   return { path, schema, name: decodeURIComponent(encodedName), args: args.data };
+}
+
+/** The schema a request names in its profile header, or PostgREST's refusal of one it does not expose. */
+function requestSchema(request: Request, schemas: readonly string[]): string | Response {
+  const header = ["GET", "HEAD"].includes(request.method) ? "Accept-Profile" : "Content-Profile";
+  const schema = request.headers.get(header) ?? schemas[0];
+  if (schema === undefined || !schemas.includes(schema)) {
+    return failure(406, "PGRST106", `Invalid schema: ${schema}`, {
+      hint: `Only the following schemas are exposed: ${schemas.join(", ")}`,
+    });
+  }
+  return schema;
+}
+
+/**
+ * A request for a table: PostgREST's 404 when the schema has no table, view or foreign table of
+ * that name (as for the tables of a schema it does not expose), else the stand-in's 501.
+ */
+async function tableRequest(
+  database: PostgrestDatabase,
+  request: Request,
+  schemas: readonly string[],
+  encodedName: string,
+): Promise<Response> {
+  const schema = requestSchema(request, schemas);
+  if (schema instanceof Response) return schema;
+  const name = decodeURIComponent(encodedName);
+  const { rows } = await inTransaction(database, (query) =>
+    query(
+      `select from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+       where n.nspname = $1 and c.relname = $2 and c.relkind in ('r', 'p', 'v', 'm', 'f')`,
+      [schema, name],
+    ),
+  );
+  if (rows.length === 0) {
+    return failure(404, "PGRST205", `Could not find the table '${schema}.${name}' in the schema cache`);
+  }
+  return notCovered(
+    `${request.method} ${new URL(request.url).pathname}: the tables and views of an exposed schema`,
+  );
 }
 
 /** Finds the function as PostgREST would, then calls it as the claims' role with the claims set. */
@@ -155,6 +201,8 @@ async function runCall(
     return failure(300, "PGRST203", `Could not choose the best candidate function for ${schema}.${name}`);
   }
   const role = typeof claims?.role === "string" ? claims.role : "anon";
+  // PostgREST runs a function that declares it changes nothing in a read-only transaction.
+  if (found.volatility !== "v") await query("set transaction read only", []);
   await query(
     `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
             set_config('request.method', 'POST', true), set_config('request.path', $3, true),
@@ -190,7 +238,7 @@ async function inTransaction<T>(database: PostgrestDatabase, work: (query: Query
 
 async function functionsNamed(query: Query, schema: string, name: string): Promise<FunctionRow[]> {
   const { rows } = await query(
-    `select p.proretset as returns_set, p.proargnames::text[] as arg_names,
+    `select p.proretset as returns_set, p.provolatile::text as volatility, p.proargnames::text[] as arg_names,
             array(select pg_catalog.format_type(t.type, null)
                   from unnest(p.proargtypes::oid[]) with ordinality as t (type, position)
                   order by t.position) as arg_types,
