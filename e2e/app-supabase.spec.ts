@@ -187,8 +187,18 @@ test("a link from an email template that points at /auth/confirm with its token 
 }) => {
   const email = uniqueEmail("ivy");
   const link = await emailedLink(stack, signInPage, email);
-  // `next` comes from the link, which anyone can craft: another site is never where it leads.
-  await page.goto(`/auth/confirm?token_hash=${link.tokenHash}&type=magiclink&next=//evil.example.com/`);
+  // `next` comes from the link, which anyone can craft: another site is never where it leads, not
+  // even through a tab the browser would drop from `/\t/evil.example.com/`.
+  const response = await page.request.get(
+    `/auth/confirm?token_hash=${link.tokenHash}&type=magiclink&next=/%09/evil.example.com/`,
+    { maxRedirects: 0 },
+  );
+  expect(response.status()).toBe(303);
+  expect(response.headers().location).toBe(`${stack.app.appUrl}/chat`);
+  // The redirect sets the session's cookies, so no cache may keep it.
+  expect(response.headers()["set-cookie"]).toMatch(/sb-/);
+  expect(response.headers()["cache-control"]).toBe("private, no-store");
+  await page.goto("/chat");
   await expectSignedIn(page, email);
 });
 

@@ -4,36 +4,43 @@
  * mode only.
  */
 import type { AuthError } from "@supabase/supabase-js";
-import { redirect } from "next/navigation";
-import type { NextRequest } from "next/server";
+import { type NextRequest, NextResponse } from "next/server";
 import { z } from "zod";
-import { supabaseProject } from "@/lib/env";
+import { serverEnvironment, supabaseProject } from "@/lib/env";
+import { safeNextUrl } from "@/lib/next-path";
 import { createSupabaseServerClient } from "@/lib/supabase/server";
 
 const linkSchema = z.union([
   // PKCE: Supabase Auth verified the link and sends a code this browser's verifier cookie redeems.
   z.object({ code: z.string().min(1) }),
   // An email template pointing here directly ({{ .TokenHash }}), as the @supabase/ssr guide sets up.
+  // Only links that sign someone in: a password reset (`recovery`) or an address change would need
+  // pages this app does not have, so they are refused rather than half done.
   z.object({
     token_hash: z.string().min(1),
-    type: z.enum(["signup", "invite", "magiclink", "recovery", "email_change", "email"]),
+    type: z.enum(["signup", "magiclink", "email"]),
   }),
 ]);
 
-/** Only a path of this app: `next` comes from a link anyone could craft, so no open redirect. */
-function nextPath(next: string | null): string {
-  if (next === null || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\"))
-    return "/chat";
-  return next;
+/**
+ * A redirect that may carry the new session's cookies (Next.js adds those set through `cookies()`),
+ * so no cache may keep it.
+ */
+function redirectTo(url: string): NextResponse {
+  const response = NextResponse.redirect(url, 303);
+  response.headers.set("Cache-Control", "private, no-store");
+  return response;
 }
 
 export async function GET(request: NextRequest): Promise<Response> {
   const project = supabaseProject();
   if (project === null) return new Response("Not found", { status: 404 });
+  const appOrigin = serverEnvironment().CITED_APP_ORIGIN;
   const { searchParams } = request.nextUrl;
+  const invalid = new URL("/sign-in?link=invalid", appOrigin).href;
   const link = linkSchema.safeParse(Object.fromEntries(searchParams));
   // An expired or reused link comes back from Supabase Auth as `error`/`error_code` instead.
-  if (!link.success) redirect("/sign-in?link=invalid");
+  if (!link.success) return redirectTo(invalid);
   const supabase = await createSupabaseServerClient(project);
   const { error }: { error: AuthError | null } =
     "code" in link.data
@@ -41,7 +48,7 @@ export async function GET(request: NextRequest): Promise<Response> {
       : await supabase.auth.verifyOtp({ type: link.data.type, token_hash: link.data.token_hash });
   if (error) {
     console.error("sign-in link", error);
-    redirect("/sign-in?link=invalid");
+    return redirectTo(invalid);
   }
-  redirect(nextPath(searchParams.get("next")));
+  return redirectTo(safeNextUrl(searchParams.get("next"), appOrigin));
 }
