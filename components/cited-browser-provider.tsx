@@ -3,7 +3,7 @@
  * Gives the signed-in pages' client components the browser client of the app's route, made for the
  * mode the server runs in (the layout passes the Supabase project down, or null).
  */
-import { createContext, type ReactNode, use, useMemo } from "react";
+import { createContext, type ReactNode, use, useState } from "react";
 import { createCitedBrowser } from "@/lib/cited-browser";
 import type { SupabaseProject } from "@/lib/supabase/project";
 import type { ServiceBrowserClient } from "@/sdk/browser/index.ts";
@@ -17,13 +17,9 @@ export function CitedBrowserProvider({
   supabase: SupabaseProject | null;
   children: ReactNode;
 }) {
-  const url = supabase?.url;
-  const publishableKey = supabase?.publishableKey;
-  const cited = useMemo(
-    () =>
-      createCitedBrowser(url === undefined || publishableKey === undefined ? null : { url, publishableKey }),
-    [url, publishableKey],
-  );
+  // Made once per page load: the project cannot change while the server runs, and a second client
+  // would keep its own session and refresh timer beside the first.
+  const [cited] = useState(() => createCitedBrowser(supabase));
   return <CitedBrowserContext value={cited}>{children}</CitedBrowserContext>;
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   allowedOrigins,
+  browserSupabaseProject,
   datasourceOptions,
   devSignInAllowed,
   EnvironmentError,
@@ -87,6 +88,7 @@ describe("Supabase mode", () => {
       kind: "supabase",
       url: "https://abcdefgh.supabase.co",
       publishableKey: "sb_publishable_0123456789abcdef",
+      secureCookies: false,
       jwtSecret: undefined,
     });
     expect(parseServerEnvironment({ ...supabase, SUPABASE_JWT_SECRET: "s".repeat(40) }).auth).toMatchObject({
@@ -145,10 +147,37 @@ describe("Supabase mode", () => {
     );
   });
 
+  it("tells the browser the project's URL and publishable key, never its JWT secret", () => {
+    const { auth } = parseServerEnvironment({ ...supabase, SUPABASE_JWT_SECRET: "s".repeat(40) });
+    const project = browserSupabaseProject(auth);
+    expect(project).toEqual({
+      url: "https://abcdefgh.supabase.co",
+      publishableKey: "sb_publishable_0123456789abcdef",
+      secureCookies: false,
+    });
+    expect(JSON.stringify(project)).not.toContain("s".repeat(40));
+    expect(browserSupabaseProject(parseServerEnvironment(valid).auth)).toBeNull();
+  });
+
+  it("marks the session cookies Secure when the app is served over https", () => {
+    const served = (origin: string) => ({ ...supabase, CITED_APP_ORIGIN: origin });
+    expect(parseServerEnvironment(served("https://app.example.com")).auth).toMatchObject({
+      secureCookies: true,
+    });
+    expect(parseServerEnvironment(served("http://localhost:3000")).auth).toMatchObject({
+      secureCookies: false,
+    });
+    expect(supabaseProjectSettings(served("https://app.example.com"))).toMatchObject({ secureCookies: true });
+    expect(supabaseProjectSettings(served("http://127.0.0.1:3100"))).toMatchObject({ secureCookies: false });
+    // The proxy must not fail on a setting the pages explain: a malformed origin is not https.
+    expect(supabaseProjectSettings(served("not a url"))).toMatchObject({ secureCookies: false });
+  });
+
   it("gives the proxy the project alone, and nothing while it is incomplete or invalid", () => {
     expect(supabaseProjectSettings(supabase)).toEqual({
       url: "https://abcdefgh.supabase.co",
       publishableKey: "sb_publishable_0123456789abcdef",
+      secureCookies: false,
     });
     expect(supabaseProjectSettings({ ...supabase, CITED_API_KEY: undefined })).not.toBeNull();
     expect(supabaseProjectSettings({ ...supabase, SUPABASE_PUBLISHABLE_KEY: "" })).toBeNull();

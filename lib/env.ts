@@ -7,7 +7,7 @@
 import "server-only";
 import { decodeJwt } from "jose";
 import { z } from "zod";
-import type { SupabaseProject } from "./supabase/project.ts";
+import { type SupabaseProject, servedOverHttps } from "./supabase/project.ts";
 
 /** Set to the empty string counts as not set, so a test or a shell can switch a setting off. */
 const unlessBlank = <Schema extends z.ZodType>(schema: Schema) =>
@@ -69,7 +69,7 @@ const serverSettingsSchema = z.object({
 /** How users sign in, and where their conversations are kept. */
 export type AuthMode =
   | { kind: "embedded"; sessionSecret: string }
-  | { kind: "supabase"; url: string; publishableKey: string; jwtSecret: string | undefined };
+  | (SupabaseProject & { kind: "supabase"; jwtSecret: string | undefined });
 
 const serverEnvironmentSchema = serverSettingsSchema.transform((settings, context) => {
   const { CITED_SESSION_SECRET, SUPABASE_URL, SUPABASE_PUBLISHABLE_KEY, SUPABASE_JWT_SECRET, ...rest } =
@@ -91,6 +91,7 @@ const serverEnvironmentSchema = serverSettingsSchema.transform((settings, contex
       kind: "supabase",
       url: projectUrl(SUPABASE_URL),
       publishableKey: SUPABASE_PUBLISHABLE_KEY,
+      secureCookies: servedOverHttps(rest.CITED_APP_ORIGIN),
       jwtSecret: SUPABASE_JWT_SECRET,
     };
     return { ...rest, auth };
@@ -190,7 +191,9 @@ export function supabaseProjectSettings(
   if (!parsed.success) return null;
   const { SUPABASE_URL: url, SUPABASE_PUBLISHABLE_KEY: publishableKey } = parsed.data;
   if (url === undefined || publishableKey === undefined) return null;
-  return { url: projectUrl(url), publishableKey };
+  // Unset, CITED_APP_ORIGIN defaults to http://localhost:3000: not https.
+  const secureCookies = servedOverHttps(environment.CITED_APP_ORIGIN ?? "");
+  return { url: projectUrl(url), publishableKey, secureCookies };
 }
 
 /** Without a trailing slash, so `${url}/auth/v1` is the issuer Supabase Auth writes in its tokens. */
@@ -198,10 +201,19 @@ function projectUrl(url: string): string {
   return url.replace(/\/+$/, "");
 }
 
-/** The Supabase project of this process, or null in embedded mode. */
+/** The Supabase project of this process, with its JWT secret (server only), or null in embedded mode. */
 export function supabaseProject(): Extract<AuthMode, { kind: "supabase" }> | null {
   const { auth } = serverEnvironment();
   return auth.kind === "supabase" ? auth : null;
+}
+
+/**
+ * What the browser may learn of the Supabase project (URL, publishable key, cookie security), never
+ * the JWT secret; null in embedded mode. Picked field by field, so a new secret setting stays out.
+ */
+export function browserSupabaseProject(auth: AuthMode): SupabaseProject | null {
+  if (auth.kind !== "supabase") return null;
+  return { url: auth.url, publishableKey: auth.publishableKey, secureCookies: auth.secureCookies };
 }
 
 /**

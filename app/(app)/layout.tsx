@@ -5,7 +5,7 @@ import { AppHeader } from "@/components/app-header";
 import { CitedBrowserProvider } from "@/components/cited-browser-provider";
 import { authScopeOf, currentUser } from "@/lib/auth";
 import { consoleOperator } from "@/lib/console/operator";
-import { settingsProblem, supabaseProject } from "@/lib/env";
+import { browserSupabaseProject, serverEnvironment, settingsProblem } from "@/lib/env";
 
 /**
  * Every page behind sign-in: the header, then the page. The route handler checks the user again.
@@ -16,9 +16,8 @@ export default async function SignedInLayout({ children }: { children: ReactNode
   if (settingsProblem()) redirect("/");
   const user = await currentUser();
   if (!user) redirect("/sign-in");
-  const project = supabaseProject();
   return (
-    <CitedBrowserProvider supabase={project && { url: project.url, publishableKey: project.publishableKey }}>
+    <CitedBrowserProvider supabase={browserSupabaseProject(serverEnvironment().auth)}>
       <div className="flex h-dvh flex-col">
         <AppHeader
           userName={user.name}

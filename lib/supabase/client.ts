@@ -5,8 +5,10 @@
  */
 import { createBrowserClient } from "@supabase/ssr";
 import type { SupabaseClient } from "@supabase/supabase-js";
-import type { SupabaseProject } from "./project.ts";
+import { type SupabaseProject, supabaseCookieOptions } from "./project.ts";
 
 export function createSupabaseBrowserClient(project: SupabaseProject): SupabaseClient {
-  return createBrowserClient(project.url, project.publishableKey);
+  return createBrowserClient(project.url, project.publishableKey, {
+    cookieOptions: supabaseCookieOptions(project),
+  });
 }

@@ -58,7 +58,7 @@ describe("the proxy's session refresh", () => {
     const cookies = await signedInCookies(standIn, "ada@example.com");
     const before = standIn.requests[refreshGrant] ?? 0;
 
-    const response = await updateSession(pageRequest(cookies), standIn);
+    const response = await updateSession(pageRequest(cookies), { ...standIn, secureCookies: true });
 
     expect(standIn.requests[refreshGrant]).toBe(before + 1);
     const renewed = response.cookies.getAll().filter((cookie) => cookies.has(cookie.name));
@@ -68,11 +68,13 @@ describe("the proxy's session refresh", () => {
     const forwarded = response.headers.get("x-middleware-request-cookie") ?? "";
     for (const cookie of renewed) expect(forwarded).toContain(`${cookie.name}=${cookie.value}`);
     expect(response.headers.get("cache-control")).toMatch(/no-store/);
+    // The app is served over https here: the renewed session never travels in the clear.
+    for (const cookie of renewed) expect(cookie.secure).toBe(true);
   });
 
   it("touches nothing without a session", async () => {
     const before = { ...standIn.requests };
-    const response = await updateSession(pageRequest(new Map()), standIn);
+    const response = await updateSession(pageRequest(new Map()), { ...standIn, secureCookies: false });
     expect(response.cookies.getAll()).toEqual([]);
     expect(standIn.requests).toEqual(before);
   });

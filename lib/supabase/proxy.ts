@@ -5,11 +5,12 @@
  */
 import { createServerClient } from "@supabase/ssr";
 import { type NextRequest, NextResponse } from "next/server";
-import type { SupabaseProject } from "./project.ts";
+import { type SupabaseProject, supabaseCookieOptions } from "./project.ts";
 
 export async function updateSession(request: NextRequest, project: SupabaseProject): Promise<NextResponse> {
   let response = NextResponse.next({ request });
   const supabase = createServerClient(project.url, project.publishableKey, {
+    cookieOptions: supabaseCookieOptions(project),
     cookies: {
       getAll: () => request.cookies.getAll(),
       setAll(cookiesToSet, headers) {
