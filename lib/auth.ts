@@ -5,13 +5,15 @@
  */
 import "server-only";
 import { isAuthRetryableFetchError } from "@supabase/supabase-js";
+import { decodeJwt } from "jose";
 import { cookies } from "next/headers";
-import { z } from "zod";
-import { createSupabaseAuthenticate } from "@/sdk/adapters/supabase/index.ts";
+import { cache } from "react";
+import { bearerToken, createSupabaseAuthenticate } from "@/sdk/adapters/supabase/index.ts";
 import type { AuthenticatedUser } from "@/sdk/server/index.ts";
 import { type AuthMode, devSignInAllowed, serverEnvironment } from "./env.ts";
 import { sessionCookieName, verifySession } from "./session.ts";
 import { createSupabaseServerClient } from "./supabase/server.ts";
+import { signedInUserOf } from "./supabase/signed-in-user.ts";
 
 /** The signed-in person as pages show them: `id` keys their conversations, `name` is shown. */
 export interface AppUser {
@@ -26,10 +28,17 @@ export interface AppUser {
  */
 export function createAuthenticate(auth: AuthMode): (request: Request) => Promise<AuthenticatedUser | null> {
   if (auth.kind === "supabase") {
-    return createSupabaseAuthenticate({
+    const authenticate = createSupabaseAuthenticate({
       supabaseUrl: auth.url,
       ...(auth.jwtSecret === undefined ? {} : { jwtSecret: auth.jwtSecret }),
     });
+    return async (request) => {
+      const user = await authenticate(request);
+      if (user === null) return null;
+      // The token was verified just above, so its claims can be read as they are.
+      const token = bearerToken(request);
+      return token !== null && signedInUserOf(decodeJwt(token)) !== null ? user : null;
+    };
   }
   return async () => {
     // Next.js scopes `cookies()` to the request being handled.
@@ -38,19 +47,13 @@ export function createAuthenticate(auth: AuthMode): (request: Request) => Promis
   };
 }
 
-/** The claims a page relies on, from a verified Supabase access token. */
-const supabaseClaimsSchema = z.object({
-  sub: z.string().min(1),
-  role: z.literal("authenticated"),
-  email: z.string().optional(),
-});
-
 /**
  * The signed-in user of the page being rendered, or null. Supabase: `getClaims()` verifies the
- * session's access token (locally against the project's JWKS). Embedded: a development session
- * counts only while the development sign-in is allowed, so switching it off signs everyone out.
+ * session's access token (locally against the project's JWKS; a legacy HS256 project asks Supabase
+ * Auth). Embedded: a development session counts only while the development sign-in is allowed, so
+ * switching it off signs everyone out. Once per request: the layout and the page both ask.
  */
-export async function currentUser(): Promise<AppUser | null> {
+export const currentUser = cache(async (): Promise<AppUser | null> => {
   const environment = serverEnvironment();
   const { auth } = environment;
   if (auth.kind === "supabase") {
@@ -61,14 +64,12 @@ export async function currentUser(): Promise<AppUser | null> {
       if (isAuthRetryableFetchError(error)) throw error;
       return null;
     }
-    const claims = supabaseClaimsSchema.safeParse(data?.claims);
-    if (!claims.success) return null;
-    return { id: claims.data.sub, name: claims.data.email ?? claims.data.sub };
+    return signedInUserOf(data?.claims);
   }
   if (!devSignInAllowed(environment)) return null;
   const user = await devSessionUser(auth.sessionSecret);
   return user ? { id: user.id, name: user.id } : null;
-}
+});
 
 async function devSessionUser(secret: string) {
   const jar = await cookies();

@@ -7,6 +7,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { devSignInAllowed, serverEnvironment } from "@/lib/env";
 import { sessionCookieName, sessionCookieOptions, signSession, userNameSchema } from "@/lib/session";
+import { servedOverHttps } from "@/lib/supabase/project";
 import { createSupabaseServerClient } from "@/lib/supabase/server";
 
 export interface SignInState {
@@ -23,7 +24,7 @@ export async function signIn(_previous: SignInState, form: FormData): Promise<Si
   const parsed = userNameSchema.safeParse(userName);
   if (!parsed.success) return { error: parsed.error.issues[0]?.message ?? "Invalid user name.", userName };
   const token = await signSession({ id: parsed.data }, environment.auth.sessionSecret);
-  const secure = environment.CITED_APP_ORIGIN.startsWith("https:");
+  const secure = servedOverHttps(environment.CITED_APP_ORIGIN);
   (await cookies()).set(sessionCookieName, token, { ...sessionCookieOptions, secure });
   redirect("/chat");
 }
@@ -31,10 +32,11 @@ export async function signIn(_previous: SignInState, form: FormData): Promise<Si
 export async function signOut(): Promise<void> {
   const { auth } = serverEnvironment();
   if (auth.kind === "supabase") {
-    // This browser's session only: the person's other devices stay signed in.
+    // This browser's session only: the person's other devices stay signed in. supabase-js removes
+    // the session cookies before it asks Supabase Auth to revoke the refresh token, so an error
+    // here means only that the revocation failed: this browser is signed out all the same.
     const { error } = await (await createSupabaseServerClient(auth)).auth.signOut({ scope: "local" });
-    // Unless Supabase Auth confirms, the session cookie is still there: say so rather than pretend.
-    if (error) throw new Error(`Signing out failed, you are still signed in: ${error.message}`);
+    if (error) console.error("sign-out: Supabase Auth did not revoke the session's refresh token", error);
   } else {
     (await cookies()).delete(sessionCookieName);
   }
