@@ -1,16 +1,20 @@
 /** The fields and messages the Supabase sign-in and sign-up forms share, in the sign-in card's look. */
-import type { AccountFormState } from "@/app/auth/account-form";
+import type { AccountField, AccountFormState } from "@/app/auth/account-form";
 
 const inputClassName =
   "rounded-lg border border-stone-400 bg-white px-3 py-2 text-base font-normal dark:border-stone-600 dark:bg-stone-950";
 
 const feedbackId = "account-form-feedback";
 
-/** Points a field at its hint and, while there is one, at the error below it, for screen readers. */
-function describedBy(state: AccountFormState, hintId?: string) {
-  const ids = [hintId, state.error ? feedbackId : undefined].filter((id) => id !== undefined);
+/**
+ * Points a field at its hint and, while the error below is about this field, at that error, for
+ * screen readers. An error about no field (a rate limit, an outage) marks no field invalid.
+ */
+function describedBy(state: AccountFormState, field: AccountField, hintId?: string) {
+  const invalid = state.error !== null && state.invalidFields.includes(field);
+  const ids = [hintId, invalid ? feedbackId : undefined].filter((id) => id !== undefined);
   return {
-    "aria-invalid": state.error ? true : undefined,
+    "aria-invalid": invalid ? true : undefined,
     "aria-describedby": ids.length > 0 ? ids.join(" ") : undefined,
   } as const;
 }
@@ -28,7 +32,7 @@ export function EmailField({ state }: { state: AccountFormState }) {
         inputMode="email"
         spellCheck={false}
         className={inputClassName}
-        {...describedBy(state)}
+        {...describedBy(state, "email")}
       />
     </label>
   );
@@ -57,7 +61,7 @@ export function PasswordField({
         minLength={minLength}
         autoComplete={autoComplete}
         className={inputClassName}
-        {...describedBy(state, hint ? passwordHintId : undefined)}
+        {...describedBy(state, "password", hint ? passwordHintId : undefined)}
       />
       {hint ? (
         <span id={passwordHintId} className="font-normal text-stone-600 dark:text-stone-400">

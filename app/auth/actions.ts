@@ -7,9 +7,9 @@ import type { AuthError } from "@supabase/supabase-js";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { serverEnvironment, supabaseProject } from "@/lib/env";
-import { authProblem } from "@/lib/supabase/auth-problem";
+import { authProblem, authProblemFields } from "@/lib/supabase/auth-problem";
 import { createSupabaseServerClient } from "@/lib/supabase/server";
-import { type AccountFormState, minimumPasswordLength } from "./account-form";
+import { type AccountField, type AccountFormState, minimumPasswordLength } from "./account-form";
 
 const emailSchema = z.email("Type your email address, like name@example.com.");
 
@@ -40,7 +40,10 @@ function readForm<Fields>(
   const email = entries.email ?? "";
   const parsed = schema.safeParse(entries);
   if (parsed.success) return { fields: parsed.data, email };
-  return { state: { error: parsed.error.issues[0]?.message ?? "Check the form.", notice: null, email } };
+  const issue = parsed.error.issues[0];
+  const field = issue?.path[0];
+  const invalidFields: AccountField[] = field === "email" || field === "password" ? [field] : [];
+  return { state: { error: issue?.message ?? "Check the form.", invalidFields, notice: null, email } };
 }
 
 async function supabaseClient() {
@@ -61,6 +64,7 @@ function failed(error: AuthError, email: string, during: string): AccountFormSta
   if (problem === null) console.error(during, error);
   return {
     error: problem ?? "Something went wrong on our side. Try again in a moment.",
+    invalidFields: authProblemFields(error),
     notice: null,
     email,
   };
@@ -83,6 +87,7 @@ export async function signInWithSupabase(
     if (error) return failed(error, email, "sign-in link");
     return {
       error: null,
+      invalidFields: [],
       notice: `Check your inbox: a sign-in link is on its way to ${fields.email}. It works once.`,
       email,
     };
@@ -113,6 +118,7 @@ export async function signUpWithSupabase(
   if (data.session === null) {
     return {
       error: null,
+      invalidFields: [],
       notice: `Almost there: follow the link we sent to ${fields.email} to confirm it, then you are signed in.`,
       email,
     };

@@ -1,6 +1,6 @@
 import { AuthApiError, AuthRetryableFetchError, AuthWeakPasswordError } from "@supabase/supabase-js";
 import { describe, expect, it } from "vitest";
-import { authProblem } from "./auth-problem.ts";
+import { authProblem, authProblemFields } from "./auth-problem.ts";
 
 describe("Supabase Auth's failures in words", () => {
   it("tells the person what to do about the failures a form meets", () => {
@@ -27,5 +27,17 @@ describe("Supabase Auth's failures in words", () => {
 
   it("leaves an unknown failure to the caller, who logs it and shows a generic message", () => {
     expect(authProblem(new AuthApiError("Database error", 500, "unexpected_failure"))).toBeNull();
+  });
+
+  it("marks invalid only the fields a failure is about, none for a rate limit or an outage", () => {
+    expect(
+      authProblemFields(new AuthApiError("Invalid login credentials", 400, "invalid_credentials")),
+    ).toEqual(["email", "password"]);
+    expect(
+      authProblemFields(new AuthApiError("User already registered", 422, "user_already_exists")),
+    ).toEqual(["email"]);
+    expect(authProblemFields(new AuthWeakPasswordError("weak", 422, ["length"]))).toEqual(["password"]);
+    expect(authProblemFields(new AuthApiError("Too many", 429, "over_request_rate_limit"))).toEqual([]);
+    expect(authProblemFields(new AuthRetryableFetchError("fetch failed", 0))).toEqual([]);
   });
 });

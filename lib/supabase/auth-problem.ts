@@ -28,6 +28,23 @@ const weakPasswordReasons: Record<string, string> = {
   pwned: "appears in known password leaks",
 };
 
+/** The form fields each failure is about; a failure not listed (rate limit, outage) is about none. */
+const fieldsOf: Partial<Record<string, ("email" | "password")[]>> = {
+  invalid_credentials: ["email", "password"],
+  email_not_confirmed: ["email"],
+  user_already_exists: ["email"],
+  email_exists: ["email"],
+  email_address_invalid: ["email"],
+  email_address_not_authorized: ["email"],
+  user_not_found: ["email"],
+};
+
+/** The fields of the form `error` is about, to mark them invalid; empty when it is about none. */
+export function authProblemFields(error: AuthError): ("email" | "password")[] {
+  if (isAuthWeakPasswordError(error)) return ["password"];
+  return (error.code === undefined ? undefined : fieldsOf[error.code]) ?? [];
+}
+
 /** A sentence for `error`, or null when it is not one Supabase Auth is known to send (log it). */
 export function authProblem(error: AuthError): string | null {
   if (isAuthRetryableFetchError(error)) {
