@@ -37,6 +37,7 @@ export default defineConfig({
       CITED_SESSION_SECRET: "",
       SUPABASE_URL: "",
       SUPABASE_PUBLISHABLE_KEY: "",
+      SUPABASE_JWT_SECRET: "",
     },
     timeout: 120_000,
   },

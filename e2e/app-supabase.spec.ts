@@ -15,7 +15,7 @@ import { ChatPage, streamedInOrder } from "./pages/chat-page.ts";
 import { expectSignedIn, SupabaseSignInPage } from "./pages/supabase-account-pages.ts";
 import { delayedQueueQuestion } from "./support/app-questions.ts";
 import { expect, password, test, uniqueEmail } from "./support/supabase-fixtures.ts";
-import type { SupabaseAppStack } from "./support/supabase-stack.ts";
+import { legacyJwtSecret, type SupabaseAppStack } from "./support/supabase-stack.ts";
 
 const screenshotFolder = resolve(import.meta.dirname, "../test-results/supabase-auth");
 
@@ -54,6 +54,17 @@ test("a new account asks about the samples, the cited answer streams in, and its
   const email = uniqueEmail("ada");
   await signUpPage.signUp(email, password);
   await expectSignedIn(page, email);
+  // The browser is told the project's URL and publishable key, in the page and in its RSC payload,
+  // and never the project's JWT secret, which the app holds.
+  const rendered = [
+    await page.content(),
+    await (await page.request.get("/chat")).text(),
+    await (await page.request.get("/chat", { headers: { RSC: "1" } })).text(),
+  ];
+  for (const text of rendered) {
+    expect(text).toContain(stack.supabase.publishableKey);
+    expect(text).not.toContain(legacyJwtSecret);
+  }
 
   const rpcBefore = rpcCalls(stack);
   stack.app.proxy.paceAnswerLines(300);
@@ -81,7 +92,8 @@ test("a new account asks about the samples, the cited answer streams in, and its
     await stack.accessToken(email, password),
     conversationId,
   );
-  const { number, reference } = firstPdfReference(stored!);
+  if (stored === undefined) throw new Error(`no stored answer in conversation ${conversationId}`);
+  const { number, reference } = firstPdfReference(stored);
   await chatPage.openCitation(
     answer,
     `Source ${number}: ${reference.title}, page ${reference.page_index + 1}`,

@@ -29,8 +29,9 @@ export const test = appTest.extend<
       try {
         // The first pages of `next start` are slow on a busy machine: not charged to a test's limits.
         const context = await browser.newContext({ baseURL: stack.app.appUrl });
-        await new SignUpPage(await context.newPage()).signUp(uniqueEmail("warm-up"), password);
-        await expect(context.pages()[0]!.getByTestId("user-name")).toBeVisible({ timeout: 120_000 });
+        const warmUpPage = await context.newPage();
+        await new SignUpPage(warmUpPage).signUp(uniqueEmail("warm-up"), password);
+        await expect(warmUpPage.getByTestId("user-name")).toBeVisible({ timeout: 120_000 });
         await context.close();
         await use(stack);
       } finally {

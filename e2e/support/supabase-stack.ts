@@ -16,6 +16,13 @@ import { type AppStack, startAppStack } from "./app-stack.ts";
 
 const sessionSchema = z.object({ access_token: z.string().min(1) });
 
+/**
+ * A legacy project's JWT secret, set so tests can show it never reaches a browser. The stand-in
+ * signs ES256, and with a secret set the app still checks ES256 tokens against the project's JWKS
+ * (the secret only ever verifies HS256), so signing in works as without it.
+ */
+export const legacyJwtSecret = "e2e-legacy-jwt-secret-that-must-never-reach-a-browser";
+
 export interface SupabaseAppStack {
   readonly app: AppStack;
   readonly supabase: SupabaseStandIn;
@@ -54,6 +61,7 @@ export async function startSupabaseAppStack(
       env: {
         SUPABASE_URL: supabase.url,
         SUPABASE_PUBLISHABLE_KEY: supabase.publishableKey,
+        SUPABASE_JWT_SECRET: legacyJwtSecret,
         // Not needed in Supabase mode, and switched off to show it.
         CITED_SESSION_SECRET: "",
         CITED_DEV_SIGN_IN: "",
