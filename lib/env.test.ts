@@ -6,6 +6,7 @@ import {
   devSignInAllowed,
   EnvironmentError,
   parseServerEnvironment,
+  settingsProblem,
   supabaseProjectSettings,
 } from "./env.ts";
 
@@ -29,6 +30,15 @@ describe("the app's settings", () => {
       parseServerEnvironment({ ...valid, CITED_API_KEY: undefined, CITED_SESSION_SECRET: "short" });
     expect(attempt).toThrow(EnvironmentError);
     expect(attempt).toThrow(/CITED_API_KEY.*CITED_SESSION_SECRET.*\.env\.example/);
+  });
+
+  it("explains a half-set console, which would otherwise fail every signed-in page", () => {
+    expect(settingsProblem(valid)).toBeNull();
+    expect(settingsProblem({ ...valid, CITED_ADMIN_URL: "http://127.0.0.1:8787" })).toMatch(
+      /CITED_ADMIN_URL and CITED_ADMIN_TOKEN/,
+    );
+    expect(settingsProblem({ ...valid, CITED_ADMIN_TOKEN: "short" })).toMatch(/CITED_ADMIN_TOKEN/);
+    expect(settingsProblem({ ...valid, CITED_API_KEY: undefined })).toMatch(/CITED_API_KEY/);
   });
 
   it("reads the search page's datasources as Name=ds_… pairs and refuses anything else", () => {

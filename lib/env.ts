@@ -7,6 +7,7 @@
 import "server-only";
 import { decodeJwt } from "jose";
 import { z } from "zod";
+import { parseConsoleSettings } from "./console/env.ts";
 import { type SupabaseProject, servedOverHttps } from "./supabase/project.ts";
 
 /** Set to the empty string counts as not set, so a test or a shell can switch a setting off. */
@@ -134,10 +135,17 @@ export function serverEnvironment(): ServerEnvironment {
   return cached;
 }
 
-/** What is wrong with this process's settings, in words for the person starting the app; null when nothing. */
-export function settingsProblem(): string | null {
+/**
+ * What is wrong with the settings (this process's by default), the console's included, in words for
+ * the person starting the app; null when nothing. A half-set console would otherwise fail every page.
+ */
+export function settingsProblem(
+  environment: Record<string, string | undefined> = process.env,
+): string | null {
   try {
-    serverEnvironment();
+    if (environment === process.env) serverEnvironment();
+    else parseServerEnvironment(environment);
+    parseConsoleSettings(environment);
     return null;
   } catch (error) {
     if (error instanceof EnvironmentError) return error.message;
