@@ -57,7 +57,6 @@ test("a new account asks about the samples, the cited answer streams in, and its
   // The browser is told the project's URL and publishable key, in the page and in its RSC payload,
   // and never the project's JWT secret, which the app holds.
   const rendered = [
-    await page.content(),
     await (await page.request.get("/chat")).text(),
     await (await page.request.get("/chat", { headers: { RSC: "1" } })).text(),
   ];

@@ -13,6 +13,10 @@ const endpoint = "/api/cited";
 /** `supabase`: the project the server named (props, not build-time env), or null in embedded mode. */
 export function createCitedBrowser(supabase: SupabaseProject | null): ServiceBrowserClient {
   if (supabase === null) return createServiceBrowserClient({ endpoint });
+  // Server renders of the signed-in pages make this client too but never call it, and only a page
+  // has the location the endpoint resolves against and the session's cookies: the Supabase part
+  // (its client, its token renewal) is made in the browser alone.
+  if (typeof window === "undefined") return createServiceBrowserClient({ endpoint });
   const source = supabaseAccessTokenSource(createSupabaseBrowserClient(supabase));
   const fetch = createAuthenticatedFetch(source, { endpoint });
   return createServiceBrowserClient({ endpoint, fetch });
