@@ -97,17 +97,29 @@ export function createKeyStore(db: SqlQueryable, options: { cacheMs: number } = 
     },
     /**
      * Notes that the key authenticated a request: written when this process has not written it in the last
-     * minute, and then only if no other process has either (several may share a PostgreSQL).
+     * minute, and then only if no other process has either (several may share a PostgreSQL). Marked before
+     * the write, so concurrent first requests write once. The promise never rejects: a caller on the
+     * request path need not wait, and a failed write (logged in one line) is tried again on a later use.
      */
-    async recordUse(id: string): Promise<void> {
+    recordUse(id: string): Promise<void> {
       const written = usesWritten.get(id);
-      if (written !== undefined && performance.now() - written < useRecordMs) return;
-      await db.query(
-        `update api_keys set last_used_at = now()
-         where id = $1 and (last_used_at is null or last_used_at < now() - make_interval(secs => $2))`,
-        [id, useRecordMs / 1000],
-      );
+      if (written !== undefined && performance.now() - written < useRecordMs) return Promise.resolve();
       usesWritten.set(id, performance.now());
+      return db
+        .query(
+          `update api_keys set last_used_at = now()
+         where id = $1 and (last_used_at is null or last_used_at < now() - make_interval(secs => $2))`,
+          [id, useRecordMs / 1000],
+        )
+        .then(
+          () => {},
+          (error: unknown) => {
+            usesWritten.delete(id);
+            console.error(
+              `keys: could not record a use of ${id}: ${error instanceof Error ? error.message : String(error)}`,
+            );
+          },
+        );
     },
     /** The key's record when the key is well formed, known and not revoked; otherwise null. */
     async verify(key: string): Promise<VerifiedKey | null> {
