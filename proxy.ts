@@ -16,7 +16,9 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 export const config = {
   // Pages, server actions and the magic link's landing; not static files, and not the route handler,
   // which the browser calls with a bearer token and which refreshing cookies there would only race.
+  // Not the console's route handlers either: they check the session themselves, and a request a proxy
+  // runs for has its body buffered and cut at 10 MiB, which would break large uploads.
   matcher: [
-    "/((?!_next/static|_next/image|api/cited/|favicon.ico|icon.svg|.*\\.(?:svg|png|jpg|jpeg|gif|webp)$).*)",
+    "/((?!_next/static|_next/image|api/cited/|console/api/|favicon.ico|icon.svg|.*\\.(?:svg|png|jpg|jpeg|gif|webp)$).*)",
   ],
 };
