@@ -36,4 +36,21 @@ describe("the console's settings", () => {
     const production = parseConsoleSettings({ ...admin, NODE_ENV: "production", CITED_OPERATORS: "" });
     expect(isOperator("alice", production!.operators)).toBe(false);
   });
+
+  it("let nobody in without a list when NODE_ENV is not set, as a production host may run", () => {
+    const unset = parseConsoleSettings({ ...admin });
+    expect(unset?.operators).toEqual({ kind: "listed", ids: [] });
+    expect(isOperator("alice", unset!.operators)).toBe(false);
+  });
+
+  it("match a listed Supabase user id whatever its letters' case, and a user name exactly", () => {
+    const settings = parseConsoleSettings({
+      ...admin,
+      NODE_ENV: "production",
+      CITED_OPERATORS: "0B6E4A2C-9F1D-4E7A-8C3B-5D2F1A0E9C84, Olivia",
+    });
+    expect(isOperator("0b6e4a2c-9f1d-4e7a-8c3b-5d2f1a0e9c84", settings!.operators)).toBe(true);
+    expect(isOperator("Olivia", settings!.operators)).toBe(true);
+    expect(isOperator("olivia", settings!.operators)).toBe(false);
+  });
 });

@@ -17,10 +17,20 @@ const consoleEnvironmentSchema = z.object({
       setting
         .split(",")
         .map((id) => id.trim())
-        .filter((id) => id !== ""),
+        .filter((id) => id !== "")
+        .map(operatorIdKey),
     ),
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  // Unset counts as production here: a host started without NODE_ENV must not open the console to
+  // every signed-in user (`next dev`, which `npm run dev` runs, sets development itself).
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
 });
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A user id as operators are compared: Supabase's UUIDs in any case are one id, user names are exact. */
+export function operatorIdKey(id: string): string {
+  return uuidPattern.test(id) ? id.toLowerCase() : id;
+}
 
 /** Who the console lets in: the listed user ids, or (development without a list) anyone signed in. */
 export type Operators = { kind: "listed"; ids: readonly string[] } | { kind: "everyone-in-development" };

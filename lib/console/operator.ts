@@ -5,7 +5,7 @@
 import "server-only";
 import { notFound } from "next/navigation";
 import { currentUser } from "../auth.ts";
-import { type ConsoleSettings, consoleSettings, type Operators } from "./env.ts";
+import { consoleSettings, type Operators, operatorIdKey } from "./env.ts";
 
 export interface Operator {
   id: string;
@@ -13,11 +13,10 @@ export interface Operator {
   name: string;
   /** True when the user is let in only because development runs without CITED_OPERATORS. */
   everyoneInDevelopment: boolean;
-  settings: ConsoleSettings;
 }
 
 export function isOperator(userId: string, operators: Operators): boolean {
-  return operators.kind === "everyone-in-development" || operators.ids.includes(userId);
+  return operators.kind === "everyone-in-development" || operators.ids.includes(operatorIdKey(userId));
 }
 
 /** The signed-in operator, or null when there is no console, nobody is signed in, or they are not an operator. */
@@ -30,7 +29,6 @@ export async function consoleOperator(): Promise<Operator | null> {
     id: user.id,
     name: user.name,
     everyoneInDevelopment: settings.operators.kind === "everyone-in-development",
-    settings,
   };
 }
 
