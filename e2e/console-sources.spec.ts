@@ -4,7 +4,7 @@
  * PDF fails with a reason a person can read and harms nothing else.
  */
 import { resolve } from "node:path";
-import { documentListSchema } from "../sdk/core/index.ts";
+import { assistantSchema, documentListSchema } from "../sdk/core/index.ts";
 import { uploadFiles } from "../service/testing/sharing-area.ts";
 import { ConsoleAssistantsPage } from "./pages/console-assistants-page.ts";
 import { ConsoleSourcesPage, type SourceFile, sourceFile } from "./pages/console-sources-page.ts";
@@ -190,4 +190,36 @@ test("the sources page shows a change made elsewhere as it happens, says when it
     appStack.proxy.simulateOutage(false);
   }
   await expect(problem).toHaveCount(0, { timeout: 20_000 });
+});
+
+test("a sources page whose assistant is deleted elsewhere says the assistant is gone and stops asking", async ({
+  page,
+  appStack,
+  signInPage,
+}) => {
+  const admin = { Authorization: `Bearer ${appStack.adminToken}`, "Content-Type": "application/json" };
+  const created = await fetch(`${appStack.serviceUrl}/admin/v1/assistants`, {
+    method: "POST",
+    headers: admin,
+    body: JSON.stringify({ name: "Short-lived" }),
+  });
+  expect(created.status).toBe(201);
+  const assistant = assistantSchema.parse(await created.json());
+  await signInPage.signIn(operatorName);
+  const sources = new ConsoleSourcesPage(page);
+  await sources.goto(assistant.id);
+
+  const deleted = await fetch(`${appStack.serviceUrl}/admin/v1/assistants/${assistant.id}`, {
+    method: "DELETE",
+    headers: admin,
+  });
+  expect(deleted.status).toBe(204);
+  await expect(page.getByTestId("assistant-gone")).toContainText("no longer exists", { timeout: 30_000 });
+  await expect(page.getByTestId("watch-problem")).toHaveCount(0);
+  const mark = appStack.proxy.mark();
+  await page.waitForTimeout(3_000);
+  const polls = appStack.proxy
+    .requestsSince(mark)
+    .filter((request) => request.method === "GET" && request.path.endsWith("/documents"));
+  expect(polls).toEqual([]);
 });

@@ -60,7 +60,11 @@ export function SourcesManager({
   datasources,
   maxUploadBytes,
 }: SourcesManagerProps) {
-  const { documents, setDocuments, problem } = useDocumentWatch(assistantId, initialDocuments, initialEtag);
+  const { documents, setDocuments, problem, gone } = useDocumentWatch(
+    assistantId,
+    initialDocuments,
+    initialEtag,
+  );
   const [uploads, setUploads] = useState<UploadRow[]>([]);
   const [dragging, setDragging] = useState(false);
   const [error, setError] = useState<ConsoleError | null>(null);
@@ -95,7 +99,7 @@ export function SourcesManager({
         continue;
       }
       setUploads((rows) => [...rows, row]);
-      uploadFile(assistantId, file, target, (sentBytes) => update(key, { sentBytes })).done.then(
+      uploadFile(assistantId, file, target, (sentBytes) => update(key, { sentBytes })).then(
         (added) => {
           // The listing's next change carries them too; shown at once, the row does not blink.
           setDocuments((listed) => [
@@ -200,6 +204,11 @@ export function SourcesManager({
       </section>
 
       {error ? <ConsoleErrorBanner error={error} onDismiss={() => setError(null)} /> : null}
+      {gone ? (
+        <p role="alert" data-testid="assistant-gone" className="text-sm text-red-900 dark:text-red-200">
+          This assistant no longer exists: it was deleted, perhaps in another tab. Its sources are gone too.
+        </p>
+      ) : null}
       {problem ? (
         <p role="status" data-testid="watch-problem" className="text-sm text-amber-900 dark:text-amber-200">
           Live updates paused: {problem.message} Trying again…

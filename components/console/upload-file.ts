@@ -10,12 +10,6 @@ import {
 } from "@/sdk/core/index.ts";
 import { consoleApiPath } from "./console-api";
 
-export interface UploadHandle {
-  /** The documents the service made of the file (one), or a typed error with its request id. */
-  done: Promise<DocumentRecord[]>;
-  abort(): void;
-}
-
 function responseHeaders(request: XMLHttpRequest): Headers {
   const headers = new Headers();
   for (const line of request
@@ -28,14 +22,15 @@ function responseHeaders(request: XMLHttpRequest): Headers {
   return headers;
 }
 
+/** The documents the service made of the file (one), or a typed error with its request id. */
 export function uploadFile(
   assistantId: string,
   file: File,
   datasource: string,
   onProgress: (sentBytes: number, totalBytes: number) => void,
-): UploadHandle {
+): Promise<DocumentRecord[]> {
   const request = new XMLHttpRequest();
-  const done = new Promise<DocumentRecord[]>((resolve, reject) => {
+  return new Promise<DocumentRecord[]>((resolve, reject) => {
     request.open("POST", `${consoleApiPath}/assistants/${encodeURIComponent(assistantId)}/documents`);
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(event.loaded, event.total);
@@ -52,12 +47,10 @@ export function uploadFile(
       reject(apiErrorFrom(request.status, request.responseText, responseHeaders(request)));
     };
     request.onerror = () => reject(new ApiConnectionError("The upload was cut off before the app answered"));
-    request.onabort = () => reject(new DOMException("The upload was cancelled", "AbortError"));
     const form = new FormData();
     // The field before the file: the service reads the datasource's name before the file's bytes.
     form.append("datasource", datasource);
     form.append("files", file, file.name);
     request.send(form);
   });
-  return { done, abort: () => request.abort() };
 }

@@ -5,17 +5,24 @@
  * it tries again, waiting longer each time, and says that the view may be out of date.
  */
 import { useEffect, useState } from "react";
-import type { DocumentRecord } from "@/sdk/core/index.ts";
+import { CitedApiError, type DocumentRecord } from "@/sdk/core/index.ts";
 import { consoleApi } from "./console-api";
 import { type ConsoleError, consoleErrorOf } from "./error-banner";
 
+/** A listing without an ETag cannot be held, so it comes back at once: ask again at this gentle pace. */
+const pollWithoutEtagMs = 1_000;
+
 function pause(milliseconds: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, milliseconds);
-    signal.addEventListener("abort", () => {
+    const stop = () => {
       clearTimeout(timer);
       resolve();
-    });
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", stop);
+      resolve();
+    }, milliseconds);
+    signal.addEventListener("abort", stop, { once: true });
   });
 }
 
@@ -26,6 +33,8 @@ export function useDocumentWatch(
 ) {
   const [documents, setDocuments] = useState(initialDocuments);
   const [problem, setProblem] = useState<ConsoleError | null>(null);
+  /** The assistant was deleted while the page was open: nothing more will come, so the watch stops. */
+  const [gone, setGone] = useState(false);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -41,8 +50,14 @@ export function useDocumentWatch(
           if (next.documents) setDocuments(next.documents);
           failures = 0;
           setProblem(null);
+          if (etag === null) await pause(pollWithoutEtagMs, signal);
         } catch (error) {
           if (signal.aborted) return;
+          if (CitedApiError.isInstance(error) && error.status === 404) {
+            setProblem(null);
+            setGone(true);
+            return;
+          }
           failures += 1;
           setProblem(consoleErrorOf(error));
           await pause(Math.min(30_000, 1_000 * 2 ** failures), signal);
@@ -52,5 +67,5 @@ export function useDocumentWatch(
     return () => controller.abort();
   }, [assistantId, initialEtag]);
 
-  return { documents, setDocuments, problem };
+  return { documents, setDocuments, problem, gone };
 }
