@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { CitedApiError } from "@/sdk/core/index.ts";
+import { ApiConnectionError, CitedApiError } from "@/sdk/core/index.ts";
 import { createConsoleAdminClient } from "./admin-client.ts";
 
 const documentJson = {
@@ -86,5 +86,27 @@ describe("the console's admin client", () => {
     expect(failure.status).toBe(413);
     expect(failure.requestId).toBe("req_service_1");
     expect(failure.problem?.detail).toBe("Each file may be at most 10 bytes; no document was added.");
+  });
+
+  it("gives up on a service that does not answer, and holds a long-poll only for its wait and a margin", async () => {
+    const url = await listen(() => new Promise<[number, unknown]>(() => {}));
+    const client = createConsoleAdminClient(url, "admin-token-0123456789", { timeoutMs: 300 });
+    const started = performance.now();
+    const failure = await client.limits().catch((error: unknown) => error);
+    expect(ApiConnectionError.isInstance(failure)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(5_000);
+
+    const watch = client
+      .watchDocuments("asst_AAAAAAAAAAAA", {
+        etag: null,
+        waitSeconds: 1,
+        signal: new AbortController().signal,
+      })
+      .catch((error: unknown) => error);
+    // Waiting one second is asked for: not cut at the 300 ms a plain call gets.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const early = await Promise.race([watch, Promise.resolve("still waiting")]);
+    expect(early).toBe("still waiting");
+    server?.closeAllConnections();
   });
 });

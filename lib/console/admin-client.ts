@@ -37,11 +37,24 @@ export interface AdminRequestInit {
   body?: BodyInit | null;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** How long the service may take to answer; null: no limit (an upload takes as long as the file). */
+  timeoutMs?: number | null;
 }
 
-export function createConsoleAdminClient(adminUrl: string, adminToken: string) {
+/** What a long-poll may take beyond the wait it asked for before the service counts as not answering. */
+const longPollMarginMs = 10_000;
+
+export function createConsoleAdminClient(
+  adminUrl: string,
+  adminToken: string,
+  { timeoutMs: defaultTimeoutMs }: { timeoutMs: number } = { timeoutMs: 15_000 },
+) {
   /** The service's response, or the typed error of a failure (a 304 is not one: the caller asked for it). */
   async function send(path: string, init: AdminRequestInit = {}): Promise<Response> {
+    const timeoutMs = init.timeoutMs === undefined ? defaultTimeoutMs : init.timeoutMs;
+    const signals = [init.signal, timeoutMs === null ? undefined : AbortSignal.timeout(timeoutMs)].filter(
+      (signal) => signal !== undefined,
+    );
     let response: Response;
     try {
       response = await fetch(`${adminUrl}/admin/v1${path}`, {
@@ -49,11 +62,13 @@ export function createConsoleAdminClient(adminUrl: string, adminToken: string) {
         headers: { Authorization: `Bearer ${adminToken}`, ...init.headers },
         cache: "no-store",
         ...(init.body ? { body: init.body, duplex: "half" } : {}),
-        ...(init.signal ? { signal: init.signal } : {}),
+        ...(signals.length > 0 ? { signal: AbortSignal.any(signals) } : {}),
       });
     } catch (error) {
       if (init.signal?.aborted) throw error;
-      throw new ApiConnectionError("The service's sharing area cannot be reached", { cause: error });
+      throw new ApiConnectionError("The service's sharing area cannot be reached or did not answer in time", {
+        cause: error,
+      });
     }
     if (!response.ok && response.status !== 304) {
       throw apiErrorFrom(response.status, await response.text(), response.headers);
@@ -108,6 +123,7 @@ export function createConsoleAdminClient(adminUrl: string, adminToken: string) {
           Prefer: `wait=${options.waitSeconds}`,
         },
         signal: options.signal,
+        timeoutMs: options.waitSeconds * 1000 + longPollMarginMs,
       });
       const etag = response.headers.get("ETag");
       if (response.status === 304) return { changed: false, etag };
@@ -129,6 +145,7 @@ export function createConsoleAdminClient(adminUrl: string, adminToken: string) {
           body,
           headers: { "Content-Type": contentType },
           signal,
+          timeoutMs: null,
         })
       ).documents,
     async deleteDocument(assistantId: string, documentId: string): Promise<void> {

@@ -5,19 +5,19 @@
  */
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { unstable_rethrow } from "next/navigation";
 import { z } from "zod";
 import { allowedOrigins, serverEnvironment } from "@/lib/env";
 import { assistantIdSchema, CitedApiError } from "@/sdk/core/index.ts";
 import { HandlerProblem, problemFromServiceError } from "@/sdk/server/index.ts";
 import { type ConsoleAdminClient, consoleAdminClient } from "./admin-client.ts";
-import { type Operator, requireOperator } from "./operator.ts";
+import { requireOperator } from "./operator.ts";
 
 /** Service statuses the operator should see as they are: they say what to fix. */
 const passedThrough = [400, 404, 409, 413, 422, 429] as const;
 
 export interface ConsoleRouteContext<Params> {
   params: Params;
-  operator: Operator;
   admin: ConsoleAdminClient;
 }
 
@@ -35,15 +35,18 @@ export function consoleRoute<Schema extends z.ZodType<Record<string, string>>>(
     request: Request,
     context: { params?: Promise<Record<string, string | string[]> | undefined> },
   ) => {
-    const operator = await requireOperator();
     const requestId = `req_app_${randomUUID().replaceAll("-", "")}`;
     try {
+      // Inside the try, so an Auth outage is a problem with a request id, not Next.js's HTML 500.
+      await requireOperator();
       checkOrigin(request);
       // A route without dynamic segments gets no params at all.
       const params = paramsSchema.safeParse((await context.params) ?? {});
       if (!params.success) throw new HandlerProblem(404, "not_found", "There is nothing here.");
-      return await handle(request, { params: params.data, operator, admin: consoleAdminClient() });
+      return await handle(request, { params: params.data, admin: consoleAdminClient() });
     } catch (error) {
+      // Next.js's 404 for a non-operator is thrown, and must reach Next.js as it is.
+      unstable_rethrow(error);
       if (request.signal.aborted) return new Response(null, { status: 499 });
       return problemResponse(error, requestId);
     }
