@@ -223,3 +223,28 @@ test("a sources page whose assistant is deleted elsewhere says the assistant is 
     .filter((request) => request.method === "GET" && request.path.endsWith("/documents"));
   expect(polls).toEqual([]);
 });
+
+test("files dropped together are sent three at a time, the others shown as waiting until a slot frees", async ({
+  page,
+  appStack,
+  signInPage,
+}) => {
+  await signInPage.signIn(operatorName);
+  const sources = new ConsoleSourcesPage(page);
+  await sources.goto(appStack.assistantId);
+  await sources.datasourceInput.fill("batch");
+  const states = await sources.recordStates();
+  const files: SourceFile[] = ["north", "south", "east", "west", "centre"].map((side) => ({
+    name: `${side}-wing.md`,
+    mimeType: "text/markdown",
+    buffer: Buffer.from(`# The ${side} wing\n\nThe ${side} wing's fire door opens with the blue badge.\n`),
+  }));
+  await sources.drop(files);
+  for (const file of files) await sources.expectState(file.name, "ready", 60_000);
+  const seen = await states();
+  const first = files.map((file) => seen[file.name]?.[0]?.state);
+  expect(first).toEqual(["uploading", "uploading", "uploading", "waiting", "waiting"]);
+  for (const file of files.slice(3)) {
+    expect((seen[file.name] ?? []).map((entry) => entry.state)).toContain("uploading");
+  }
+});

@@ -15,12 +15,14 @@ export interface UploadRow {
   fileName: string;
   bytes: number;
   datasource: string;
-  phase: "uploading" | "refused" | "upload-failed";
+  /** waiting: sent once an earlier upload finishes (a few go at a time). */
+  phase: "waiting" | "uploading" | "refused" | "upload-failed";
   sentBytes: number;
   error: ConsoleError | null;
 }
 
 const badgeColors = {
+  waiting: "border-stone-500 text-stone-700 dark:border-stone-400 dark:text-stone-300",
   uploading: "border-blue-700 text-blue-800 dark:border-blue-400 dark:text-blue-200",
   queued: "border-stone-500 text-stone-700 dark:border-stone-400 dark:text-stone-300",
   processing: "border-blue-700 text-blue-800 dark:border-blue-400 dark:text-blue-200",
@@ -33,6 +35,7 @@ const badgeColors = {
 } as const;
 
 const badgeLabels: Record<keyof typeof badgeColors, string> = {
+  waiting: "Waiting",
   uploading: "Uploading",
   queued: "Queued",
   processing: "Processing",
@@ -102,6 +105,15 @@ function RowFrame({
 }
 
 export function UploadRowView({ upload }: { upload: UploadRow }) {
+  if (upload.phase === "waiting") {
+    return (
+      <RowFrame fileName={upload.fileName} state="waiting">
+        <p data-testid="source-detail" className="text-xs text-stone-600 dark:text-stone-400">
+          Waiting to upload until an earlier file is sent · {formatBytes(upload.bytes)}
+        </p>
+      </RowFrame>
+    );
+  }
   if (upload.phase === "uploading") {
     const percent = upload.bytes > 0 ? Math.floor((upload.sentBytes / upload.bytes) * 100) : 0;
     return (

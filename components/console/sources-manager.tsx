@@ -53,6 +53,9 @@ function groupsOf(
 
 let uploadCount = 0;
 
+/** Files sent at once; the rest wait, so a drop of many files neither floods the app nor splits the bandwidth thin. */
+const parallelUploads = 3;
+
 export function SourcesManager({
   assistantId,
   initialDocuments,
@@ -71,6 +74,9 @@ export function SourcesManager({
   const [deleting, setDeleting] = useState<DocumentRecord | null>(null);
   const [datasource, setDatasource] = useState(datasources[0]?.name ?? "default");
   const picker = useRef<HTMLInputElement>(null);
+  /** Uploads waiting for a free slot, first dropped first sent, and how many are being sent. */
+  const waiting = useRef<Array<() => void>>([]);
+  const sending = useRef(0);
 
   const update = (key: string, change: Partial<UploadRow>) =>
     setUploads((rows) => rows.map((row) => (row.key === key ? { ...row, ...change } : row)));
@@ -98,18 +104,30 @@ export function SourcesManager({
         setUploads((rows) => [...rows, row]);
         continue;
       }
+      if (sending.current >= parallelUploads) row.phase = "waiting";
       setUploads((rows) => [...rows, row]);
-      uploadFile(assistantId, file, target, (sentBytes) => update(key, { sentBytes })).then(
-        (added) => {
-          // The listing's next change carries them too; shown at once, the row does not blink.
-          setDocuments((listed) => [
-            ...listed,
-            ...added.filter((document) => !listed.some((known) => known.id === document.id)),
-          ]);
-          setUploads((rows) => rows.filter((candidate) => candidate.key !== key));
-        },
-        (failure: unknown) => update(key, { phase: "upload-failed", error: consoleErrorOf(failure) }),
-      );
+      const start = () => {
+        sending.current += 1;
+        update(key, { phase: "uploading" });
+        uploadFile(assistantId, file, target, (sentBytes) => update(key, { sentBytes }))
+          .then(
+            (added) => {
+              // The listing's next change carries them too; shown at once, the row does not blink.
+              setDocuments((listed) => [
+                ...listed,
+                ...added.filter((document) => !listed.some((known) => known.id === document.id)),
+              ]);
+              setUploads((rows) => rows.filter((candidate) => candidate.key !== key));
+            },
+            (failure: unknown) => update(key, { phase: "upload-failed", error: consoleErrorOf(failure) }),
+          )
+          .finally(() => {
+            sending.current -= 1;
+            waiting.current.shift()?.();
+          });
+      };
+      if (row.phase === "waiting") waiting.current.push(start);
+      else start();
     }
   }
 
