@@ -47,7 +47,17 @@ function groupsOf(
   for (const datasource of datasources) groupOf(datasource.name, datasource.id);
   for (const document of documents)
     groupOf(document.datasource, document.id_datasource).documents.push(document);
-  for (const upload of uploads) groupOf(upload.datasource, null).uploads.push(upload);
+  for (const upload of uploads) {
+    // The listing's long-poll can show the new document before the upload's own answer arrives: a
+    // fully sent file already listed under its datasource is shown once, as the document.
+    const listed =
+      upload.phase === "uploading" &&
+      upload.sentBytes >= upload.bytes &&
+      documents.some(
+        (document) => document.file_name === upload.fileName && document.datasource === upload.datasource,
+      );
+    if (!listed) groupOf(upload.datasource, null).uploads.push(upload);
+  }
   return [...groups.values()];
 }
 
