@@ -158,6 +158,22 @@ describe("the sharing area (admin API) of a running service", () => {
       expect(documents.map((document) => document.file_name)).toEqual(["vacation.pdf"]);
     });
 
+    it("answers a held listing with 404 as soon as its assistant is deleted, not when its wait ends", async () => {
+      const { assistant } = await assistantWith([]);
+      const authorization = { Authorization: `Bearer ${testAdminToken}` };
+      const path = `${service.url}/admin/v1/assistants/${assistant.id}/documents`;
+      const etag = (await fetch(path, { headers: authorization })).headers.get("ETag") ?? "";
+      const started = performance.now();
+      const waiting = fetch(path, {
+        headers: { ...authorization, "If-None-Match": etag, Prefer: "wait=20" },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await client.deleteAssistant(assistant.id);
+      const answered = await waiting;
+      expect(answered.status).toBe(404);
+      expect(performance.now() - started).toBeLessThan(10_000);
+    });
+
     it("lists documents with status, pages, passages and progress; a deleted document leaves rag", async () => {
       const { assistant, key, documents } = await assistantWith([
         { name: "vacation.pdf", bytes: fixtures.vacation },

@@ -85,6 +85,8 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
     if (!(await store.assistants.remove(id))) throw new HttpProblem(404, "not_found", `No assistant ${id}.`);
     dependencies.indexes.forget(id);
     store.keys.forgetAll();
+    // Wakes held listings of its documents, which then answer 404 instead of waiting out their time.
+    store.documentChanges.notify();
     return context.body(null, 204);
   });
 
@@ -114,12 +116,14 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
   });
 
   admin.get("/assistants/:assistant/documents", async (context) => {
-    const assistant = await assistantOr404(context.req.param("assistant"));
+    const assistantId = context.req.param("assistant");
     const known = context.req.header("If-None-Match");
     const deadline = Date.now() + preferredWaitMs(context.req.header("Prefer"));
     for (;;) {
       // Read before listing: a change made while the listing is read still wakes the wait below.
       const seen = store.documentChanges.version;
+      // Again after each wait: the assistant may have been deleted meanwhile.
+      const assistant = await assistantOr404(assistantId);
       const body = JSON.stringify({
         documents: (await store.documents.list(assistant.id)).map(publicDocument),
       });
