@@ -13,7 +13,7 @@ import {
 const valid = {
   CITED_BASE_URL: "http://127.0.0.1:8787",
   CITED_ASSISTANT_ID: "asst_demo123",
-  CITED_API_KEY: "cka_live_0123456789abcdef",
+  CITED_API_KEY: "not-a-real-key-for-env-tests",
   CITED_SESSION_SECRET: "a".repeat(64),
 };
 
