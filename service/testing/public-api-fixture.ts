@@ -34,6 +34,8 @@ export interface PublicApiFixture {
   readonly admin: AdminClient;
   /** The `CKA_TOKEN_SECRET` the service signs PDF tokens with, so a test can mint its own. */
   readonly tokenSecret: string;
+  /** The `CKA_ADMIN_TOKEN` of the sharing area. */
+  readonly adminToken: string;
   readonly assistant: Assistant;
   /** A second assistant, with no documents: its id and keys must be useless to the first one's keys. */
   readonly otherAssistant: Assistant;
@@ -83,6 +85,7 @@ export async function startPublicApiFixture(options: {
         return admin;
       },
       tokenSecret,
+      adminToken,
       assistant,
       otherAssistant,
       documents,
