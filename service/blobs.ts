@@ -22,6 +22,20 @@ export class BlobTooLargeError extends Error {
   }
 }
 
+/** The file system refused a write (full, out of quota, read-only, failing): the service's fault, not the upload's. */
+export class BlobStorageError extends Error {
+  constructor(cause: NodeJS.ErrnoException) {
+    super(`The file store could not write the upload (${cause.code}).`, { cause });
+    this.name = "BlobStorageError";
+  }
+}
+
+const storageFailures = new Set(["ENOSPC", "EDQUOT", "EIO", "EROFS", "EMFILE", "ENFILE"]);
+
+function isStorageFailure(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && storageFailures.has((error as NodeJS.ErrnoException).code ?? "");
+}
+
 export function createBlobStore(root: string) {
   const temporary = join(root, "tmp");
   mkdirSync(temporary, { recursive: true });
@@ -44,14 +58,14 @@ export function createBlobStore(root: string) {
       };
       try {
         await pipeline(source, measure, createWriteStream(staging));
+        const sha256 = hash.digest("hex");
+        mkdirSync(join(root, sha256.slice(0, 2)), { recursive: true });
+        await rename(staging, pathOf(sha256));
+        return { sha256, bytes };
       } catch (error) {
         await rm(staging, { force: true });
-        throw error;
+        throw isStorageFailure(error) ? new BlobStorageError(error) : error;
       }
-      const sha256 = hash.digest("hex");
-      mkdirSync(join(root, sha256.slice(0, 2)), { recursive: true });
-      await rename(staging, pathOf(sha256));
-      return { sha256, bytes };
     },
     async read(sha256: string): Promise<Uint8Array> {
       return new Uint8Array(await readFile(pathOf(sha256)));

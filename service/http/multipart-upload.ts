@@ -1,7 +1,7 @@
 /** Streams a multipart upload's files into the blob store, so a 100 MB file never sits in memory. */
 import { Readable, Transform } from "node:stream";
 import busboy from "busboy";
-import { type BlobStore, BlobTooLargeError, type StoredBlob } from "../blobs.ts";
+import { BlobStorageError, type BlobStore, BlobTooLargeError, type StoredBlob } from "../blobs.ts";
 import { HttpProblem } from "./problem.ts";
 
 export interface UploadedFile extends StoredBlob {
@@ -108,6 +108,14 @@ export async function readUpload(request: Request, blobs: BlobStore, maxFileByte
         413,
         "payload_too_large",
         `Each file may be at most ${maxFileBytes} bytes; no document was added.`,
+      );
+    }
+    if (error instanceof BlobStorageError) {
+      throw new HttpProblem(
+        503,
+        "unavailable",
+        "The service could not store the file (its disk is full or failing); no document was added. Try again later.",
+        { headers: { "Retry-After": "60" } },
       );
     }
     if (error instanceof HttpProblem) throw error;
