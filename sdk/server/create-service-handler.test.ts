@@ -1,8 +1,10 @@
 /** The handler called directly with Requests, in front of a fake service that replays recorded streams. */
+import { PGlite } from "@electric-sql/pglite";
 import { describe, expect, it } from "vitest";
 import { type AuthenticatedUser, createServiceHandler } from "./create-service-handler.ts";
 import { HandlerProblem } from "./handler-problem.ts";
 import { createMemoryServiceStore } from "./memory-service-store.ts";
+import { createSqlServiceStore } from "./sql-service-store.ts";
 import { ndjsonBody, ndjsonResponse, problemResponse } from "./testing/fake-fetch.ts";
 import {
   conversationOf,
@@ -112,6 +114,35 @@ describe("createServiceHandler: guards", () => {
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get("Allow")).toBe("POST");
   });
+
+  it("answers 404 to ids with control characters on every route, before a SQL store sees them", async () => {
+    const pglite = new PGlite();
+    const store = createSqlServiceStore({ client: pglite });
+    await store.migrate();
+    const { call, errors } = setup(recordedService, { store });
+    const mine = await conversationOf(store, "alice");
+    try {
+      for (const id of ["%00", "a%00b", "%0A", "%1B%5B31m"]) {
+        for (const [method, path, body] of [
+          ["GET", `/conversations/${id}`],
+          ["GET", `/conversations/${id}/messages`],
+          ["PATCH", `/conversations/${id}`, '{"title":"t"}'],
+          ["DELETE", `/conversations/${id}`],
+          ["POST", `/conversations/${id}/ask`, '{"message":"hi"}'],
+          ["GET", `/pdf/${id}/ref_x?page=1`],
+          ["GET", `/pdf/msg_x/${id}`],
+        ] as const) {
+          const response = await call(method, path, { user: "alice", ...(body ? { body } : {}) });
+          expect(response.status, `${method} ${path}`).toBe(404);
+        }
+      }
+      expect(errors).toEqual([]);
+      expect(await store.getConversation("alice", mine)).not.toBeNull();
+    } finally {
+      await pglite.close();
+    }
+    // Starting the WASM database is slow on a busy machine.
+  }, 120_000);
 
   it("answers a generic 500 with a request id when the store fails, and reports the error", async () => {
     const errors: unknown[] = [];

@@ -333,13 +333,18 @@ function matchRoute(
   throw new HandlerProblem(405, "method_not_allowed", `Use ${allow}.`, { headers: { Allow: allow } });
 }
 
+/** No id the store issues holds a control character; a NUL would even make PostgreSQL fail the query. */
+const controlCharacter = /\p{Cc}/u;
+
 function matchPattern(pattern: readonly string[], segments: readonly string[]): string[] | null {
   if (pattern.length !== segments.length) return null;
   const params: string[] = [];
   for (const [index, part] of pattern.entries()) {
     const segment = segments[index]!;
-    if (part.startsWith(":")) params.push(segment);
-    else if (part !== segment) return null;
+    if (part.startsWith(":")) {
+      if (controlCharacter.test(segment)) return null;
+      params.push(segment);
+    } else if (part !== segment) return null;
   }
   return params;
 }

@@ -25,9 +25,12 @@ export const recordedService: Responder = (request) => {
   });
 };
 
-export function setup(responder: Responder = recordedService, options: { maxBodyBytes?: number } = {}) {
+export function setup(
+  responder: Responder = recordedService,
+  options: { maxBodyBytes?: number; store?: ServiceStore } = {},
+) {
   const service = fakeFetch(responder);
-  const store = createMemoryServiceStore();
+  const store = options.store ?? createMemoryServiceStore();
   const errors: unknown[] = [];
   const handler = createServiceHandler({
     baseUrl: "http://service.test",
