@@ -6,9 +6,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Scope } from "../../sdk/core/index.ts";
+import { createServiceHandler, type ServiceHandler } from "../../sdk/server/create-service-handler.ts";
+import { createSqlServiceStore } from "../../sdk/server/sql-service-store.ts";
 import { publicPaths } from "../testing/public-api-client.ts";
 import {
   evalPdfFolder,
@@ -361,6 +364,111 @@ describe("bytes the HTTP parser rejects before the app sees them", () => {
     );
     await expectCanary();
   });
+});
+
+describe("hostile input to the host handler (SDK, SQL store on PGlite)", () => {
+  const origin = "http://app.test";
+  let pglite: PGlite;
+  let handler: ServiceHandler;
+  /** Errors the handler met that it did not expect: none may come of any input. */
+  const reported: string[] = [];
+
+  beforeAll(async () => {
+    pglite = new PGlite();
+    const store = createSqlServiceStore({ client: pglite });
+    await store.migrate();
+    handler = createServiceHandler({
+      baseUrl: fixture.url,
+      assistantId: fixture.assistant.id,
+      apiKey: key,
+      allowedOrigin: origin,
+      store,
+      authenticate: async (request) => {
+        const user = request.headers.get("X-Test-User");
+        return user ? { id: user, externalUserId: user } : null;
+      },
+      onError: (error) => {
+        reported.push(String(error));
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await pglite?.close();
+  });
+
+  async function callHandler(
+    method: string,
+    path: string,
+    body?: string,
+    headers: Record<string, string> = {},
+  ) {
+    const response = await handler(
+      new Request(`${origin}/api/cited${path}`, {
+        method,
+        headers: {
+          "X-Test-User": "host-user",
+          Origin: origin,
+          "Content-Type": "application/json",
+          ...headers,
+        },
+        ...(body === undefined ? {} : { body }),
+      }),
+    );
+    const answer = { status: response.status, headers: response.headers, body: await response.text() };
+    count(tally.requests, statusClass(answer.status));
+    return answer;
+  }
+
+  it("titles, messages, conversation ids, page numbers, origins and bodies of any shape", async () => {
+    const created = await callHandler("POST", "/conversations", JSON.stringify({ title: "hostile" }));
+    const conversation = (JSON.parse(created.body) as { id: string }).id;
+    const request = fc.oneof(
+      withHostileField({ title: "A title" }).map(
+        (body) => ["POST", "/conversations", JSON.stringify(body)] as const,
+      ),
+      withHostileField({ title: "A title" }).map(
+        (body) => ["PATCH", `/conversations/${conversation}`, JSON.stringify(body)] as const,
+      ),
+      withHostileField({ message: "How do I plot a function?" }).map(
+        (body) => ["POST", `/conversations/${conversation}/ask`, JSON.stringify(body)] as const,
+      ),
+      withHostileField({ query: "plot", max_results: 3 }).map(
+        (body) => ["POST", "/rag", JSON.stringify(body)] as const,
+      ),
+      hostileSegment.map((id) => ["GET", `/conversations/${id}/messages`, undefined] as const),
+      hostileSegment.map((id) => ["DELETE", `/conversations/${id}`, undefined] as const),
+      fc
+        .tuple(hostileSegment, hostileSegment, hostileSegment)
+        .map(
+          ([message, reference, page]) =>
+            ["GET", `/pdf/${message}/${reference}?page=${page}`, undefined] as const,
+        ),
+      anyJson.map((body) => ["POST", `/conversations/${conversation}/ask`, JSON.stringify(body)] as const),
+      fc
+        .constantFrom(deeplyNested(100_000), "{", "\u0000")
+        .map((body) => ["POST", "/conversations", body] as const),
+    );
+    const latin1 = hostileString.map((text) => text.replace(/[^\u0020-\u007e\u0080-\u00ff]/g, "?"));
+    await fc.assert(
+      fc.asyncProperty(
+        request,
+        fc.option(latin1, { freq: 4 }),
+        async ([method, path, body], originHeader) => {
+          const answer = await callHandler(
+            method,
+            path,
+            body,
+            originHeader === null ? {} : { Origin: originHeader },
+          );
+          expect(violations(answer), `${method} ${path.slice(0, 200)}`).toEqual([]);
+        },
+      ),
+      { ...runs, numRuns: Math.ceil(budget.propertyRuns / 2) },
+    );
+    expect(reported).toEqual([]);
+    await expectCanary();
+  }, 300_000);
 });
 
 describe("after all of it", () => {
