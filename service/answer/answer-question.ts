@@ -47,9 +47,14 @@ export function inverseDocumentFrequency(index: Bm25Index) {
   };
 }
 
+/**
+ * Holds nothing across a `yield` but the engine's own work (no transaction, no lock), and saves the
+ * turn before `done`; when `signal` aborts, the engine stops and the claims given so far are saved.
+ */
 export async function* answerQuestion(
   input: AskInput,
   dependencies: AskDependencies,
+  signal?: AbortSignal,
 ): AsyncGenerator<AskStreamLine> {
   const started = performance.now();
   const messageId = randomId("msg");
@@ -87,6 +92,7 @@ export async function* answerQuestion(
           detail: input.detail,
           technicality: input.technicality,
           expected: expectedAnswer(input.message),
+          signal,
         });
 
   let text = "";

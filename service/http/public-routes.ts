@@ -54,18 +54,18 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
     if (owner !== input.id_user)
       throw new HttpProblem(403, "forbidden", "This session belongs to another user.");
     const index = await dependencies.indexes.get(assistantId);
-    const lines = answerQuestion(
-      {
-        assistantId,
-        session: session.data,
-        user: input.id_user,
-        message: input.message,
-        detail: input.detail_level ?? "BALANCED",
-        technicality: input.technicality_level ?? "BALANCED",
-      },
-      { store, index, tokens, engine: dependencies.engine },
+    const ask = {
+      assistantId,
+      session: session.data,
+      user: input.id_user,
+      message: input.message,
+      detail: input.detail_level ?? "BALANCED",
+      technicality: input.technicality_level ?? "BALANCED",
+    };
+    return ndjsonResponse(
+      (signal) => answerQuestion(ask, { store, index, tokens, engine: dependencies.engine }, signal),
+      { requestId: context.get("requestId"), logger: dependencies.logger },
     );
-    return ndjsonResponse(lines, context.get("requestId"), dependencies.logger);
   });
 
   app.post("/external/v1/assistants/:assistant/rag", ragGuard, async (context) => {
