@@ -1,7 +1,7 @@
 /** Streams lines as NDJSON: headers at once, one flushed line per object, an `error` line if it fails midway. */
 import type { AskStreamLine } from "../../sdk/core/index.ts";
 import type { Logger } from "../logger.ts";
-import { internalProblem } from "./problem.ts";
+import { unexpectedProblem } from "./problem.ts";
 
 export function ndjsonResponse(
   lines: AsyncGenerator<AskStreamLine>,
@@ -19,7 +19,7 @@ export function ndjsonResponse(
         logger.error("ask stream failed", { requestId, error: String(error), stack: (error as Error).stack });
         controller.enqueue(
           encoder.encode(
-            `${JSON.stringify({ type: "error", error: internalProblem().toBody(requestId) })}\n`,
+            `${JSON.stringify({ type: "error", error: unexpectedProblem(error).toBody(requestId) })}\n`,
           ),
         );
         controller.close();
