@@ -21,6 +21,7 @@ const environmentSchema = z.object({
   CKA_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   CKA_OCR: z.enum(["auto", "off"]).default("auto"),
   CKA_INGEST_WORKERS: z.coerce.number().int().positive().optional(),
+  CKA_INGEST_LEASE_SECONDS: z.coerce.number().int().min(3).default(60),
   CKA_REFUSAL_THRESHOLD: z.coerce.number().min(0).max(1).optional(),
   CKA_LLM_BASE_URL: z.url().optional(),
   CKA_LLM_MODEL: z.string().min(1).optional(),
@@ -38,6 +39,8 @@ export interface ServiceConfig {
   rateLimitPerMinute: number;
   ocr: boolean;
   ingestWorkers: number | undefined;
+  /** How long a process may go silent on a document before another process sharing PostgreSQL takes it over. */
+  ingestLeaseSeconds: number;
   /** Overrides the calibrated refusal threshold (used to draw the calibration curve). */
   refusalThreshold: number | undefined;
   llm: { baseUrl: string; model: string; apiKey: string } | null;
@@ -81,6 +84,7 @@ export function loadConfig(dataDir: string, environment: NodeJS.ProcessEnv = pro
     rateLimitPerMinute: values.CKA_RATE_LIMIT_PER_MINUTE,
     ocr: values.CKA_OCR === "auto",
     ingestWorkers: values.CKA_INGEST_WORKERS,
+    ingestLeaseSeconds: values.CKA_INGEST_LEASE_SECONDS,
     refusalThreshold: values.CKA_REFUSAL_THRESHOLD,
     llm:
       values.CKA_LLM_BASE_URL && values.CKA_LLM_MODEL

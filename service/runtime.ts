@@ -9,11 +9,13 @@ import { createAssistantIndexes } from "./index/assistant-indexes.ts";
 import { createIngestionRunner } from "./ingest/ingestion-runner.ts";
 import { createPdfExtractorPool } from "./ingest/pdf/pool.ts";
 import type { Logger } from "./logger.ts";
+import { openChangeFeed } from "./store/change-feed.ts";
 import { openStore } from "./store/store.ts";
 
 export async function openRuntime(config: ServiceConfig, logger: Logger) {
   mkdirSync(config.dataDir, { recursive: true });
-  const releaseLock = acquireDataLock(config.dataDir);
+  // PGlite lives in the data folder and allows one owner; with PostgreSQL, processes may share the folder's blobs.
+  const releaseLock = config.databaseUrl ? () => undefined : acquireDataLock(config.dataDir);
   try {
     const store = await openStore({
       databaseUrl: config.databaseUrl,
@@ -32,12 +34,35 @@ export async function openRuntime(config: ServiceConfig, logger: Logger) {
       concurrency: workers,
       ocr: config.ocr,
       pollMs: store.engine === "postgres" ? 2000 : null,
+      leaseSeconds: config.ingestLeaseSeconds,
     });
     if (store.engine === "pglite") {
       // This process owns the embedded database: whatever was "processing" was cut off by a crash.
       const requeued = await store.documents.requeueInterrupted();
       if (requeued > 0) logger.info("resuming interrupted ingestion", { documents: requeued });
     }
+    // Other processes sharing PostgreSQL change documents too: their changes reach this index and its waiters.
+    const feed = config.databaseUrl
+      ? await openChangeFeed(
+          config.databaseUrl,
+          {
+            async onChange(change) {
+              store.documentChanges.notify();
+              if (change.status === "queued") ingestion.notify();
+              if (change.status === "deleted" && change.document)
+                store.passages.forgetDocument(change.document);
+              await indexes.applyChange(change);
+            },
+            async onListening(reconnected) {
+              if (!reconnected) return;
+              store.documentChanges.notify();
+              ingestion.notify();
+              await indexes.catchUp();
+            },
+          },
+          logger,
+        )
+      : null;
     ingestion.start();
     return {
       config,
@@ -46,6 +71,7 @@ export async function openRuntime(config: ServiceConfig, logger: Logger) {
       indexes,
       ingestion,
       async close(): Promise<void> {
+        await feed?.close();
         await ingestion.stop();
         await indexes.flush();
         await pdfPool.close();

@@ -9,7 +9,7 @@ import { loadConfig } from "./config.ts";
 import { mountAdminRoutes } from "./http/admin-routes.ts";
 import { createHttpApp } from "./http/app.ts";
 import { mountPublicRoutes } from "./http/public-routes.ts";
-import { createRateLimiter } from "./http/rate-limit.ts";
+import { createRateLimiter, createSharedRateLimiter } from "./http/rate-limit.ts";
 import { createLogger } from "./logger.ts";
 import { createPdfSlicer } from "./pdf/pdf-slicer.ts";
 import { createPdfTokens } from "./pdf/pdf-token.ts";
@@ -45,7 +45,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       indexes: runtime.indexes,
       tokens: createPdfTokens(config.tokenSecret, config.tokenTtlSeconds),
       slicer: createPdfSlicer({ blobs: runtime.blobs, cacheDir: join(config.dataDir, "slices") }),
-      limiter: createRateLimiter(config.rateLimitPerMinute),
+      limiter:
+        runtime.store.engine === "postgres"
+          ? createSharedRateLimiter(config.rateLimitPerMinute, runtime.store.rateWindows)
+          : createRateLimiter(config.rateLimitPerMinute),
       logger,
       engine,
     });

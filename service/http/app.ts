@@ -1,7 +1,7 @@
 /** The service's HTTP edge: request ids, problem-details errors, and the route groups mounted on one app. */
 import { Hono } from "hono";
 import type { VerifiedKey } from "../store/keys.ts";
-import { HttpProblem, internalProblem } from "./problem.ts";
+import { HttpProblem, unexpectedProblem } from "./problem.ts";
 import { requestIdFor } from "./request-id.ts";
 
 export interface AppVariables {
@@ -44,7 +44,7 @@ export function createHttpApp(logger: AppLogger, mount: (app: ServiceHono) => vo
       error: String(error),
       stack: error.stack,
     });
-    return internalProblem().toResponse(requestId);
+    return unexpectedProblem(error).toResponse(requestId);
   });
 
   return app;

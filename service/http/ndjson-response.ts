@@ -5,7 +5,7 @@
  */
 import type { AskStreamLine } from "../../sdk/core/index.ts";
 import type { Logger } from "../logger.ts";
-import { internalProblem } from "./problem.ts";
+import { unexpectedProblem } from "./problem.ts";
 
 export interface NdjsonAnswerOptions {
   requestId: string;
@@ -64,7 +64,7 @@ export function ndjsonResponse(
         error: String(error),
         stack: error instanceof Error ? error.stack : undefined,
       });
-      reader?.enqueue(encodeLine({ type: "error", error: internalProblem().toBody(requestId) }));
+      reader?.enqueue(encodeLine({ type: "error", error: unexpectedProblem(error).toBody(requestId) }));
     }
     if (reader) {
       reader.close();

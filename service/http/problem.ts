@@ -1,5 +1,6 @@
 /** The one HTTP error type of the service: it knows how to become an RFC 9457 problem-details response. */
 import type { ErrorCode, ProblemDetails } from "../../sdk/core/index.ts";
+import { DatabaseUnavailableError } from "../store/sql-client.ts";
 
 const titles: Record<number, string> = {
   400: "Bad request",
@@ -70,4 +71,14 @@ export function internalProblem(): HttpProblem {
     "internal_error",
     "Something went wrong on our side; quote the request id to support.",
   );
+}
+
+/** An error no handler turned into a problem: storage outages are worth a retry (503), anything else is ours (500). */
+export function unexpectedProblem(error: unknown): HttpProblem {
+  if (error instanceof DatabaseUnavailableError) {
+    return new HttpProblem(503, "unavailable", "The service cannot reach its database; retry shortly.", {
+      headers: { "Retry-After": "1" },
+    });
+  }
+  return internalProblem();
 }

@@ -25,7 +25,7 @@ export function requireApiKey(
     if (!key.scopes.includes(scope)) {
       throw new HttpProblem(403, "missing_scope", `This key lacks the scope "${scope}" this call needs.`);
     }
-    const rate = limiter.take(key.id);
+    const rate = await limiter.take(key.id);
     if (!rate.allowed) {
       throw new HttpProblem(
         429,

@@ -1,5 +1,6 @@
 /** One BM25 index per assistant, loaded from its snapshot and reconciled with the committed documents. */
 import type { Logger } from "../logger.ts";
+import type { StoredChange } from "../store/change-feed.ts";
 import type { Store } from "../store/store.ts";
 import { type Bm25Index, createBm25Index, loadBm25Index } from "./bm25-index.ts";
 import type { IndexedPassage } from "./types.ts";
@@ -50,22 +51,30 @@ export function createAssistantIndexes(store: Store, logger: Logger) {
         });
       }
     }
-    const ready = new Set(await store.documents.readyDocumentIds(assistantId));
-    const stale = [...indexed].filter((id) => !ready.has(id));
-    const missing = [...ready].filter((id) => !indexed.has(id));
-    for (const documentId of stale) index.removeDocument(documentId);
-    if (missing.length > 0) index.add((await store.passages.ofDocuments(missing)).map(toIndexedPassage));
-    const entry: Entry = { index, documentIds: ready, saveTimer: null };
-    if (stale.length > 0 || missing.length > 0) scheduleSave(assistantId, entry);
+    const entry: Entry = { index, documentIds: indexed, saveTimer: null };
+    const { added, removed } = await reconcile(assistantId, entry);
     logger.info("index loaded", {
       assistantId,
       passages: index.size,
       fromSnapshot: snapshot !== null,
-      added: missing.length,
-      removed: stale.length,
+      added,
+      removed,
       ms: Math.round(performance.now() - started),
     });
     return entry;
+  }
+
+  /** Brings the entry in line with the documents committed ready, whoever committed them. */
+  async function reconcile(assistantId: string, entry: Entry): Promise<{ added: number; removed: number }> {
+    const ready = new Set(await store.documents.readyDocumentIds(assistantId));
+    const stale = [...entry.documentIds].filter((id) => !ready.has(id));
+    const missing = [...ready].filter((id) => !entry.documentIds.has(id));
+    for (const documentId of stale) entry.index.removeDocument(documentId);
+    if (missing.length > 0)
+      entry.index.add((await store.passages.ofDocuments(missing)).map(toIndexedPassage));
+    entry.documentIds = ready;
+    if (stale.length > 0 || missing.length > 0) scheduleSave(assistantId, entry);
+    return { added: missing.length, removed: stale.length };
   }
 
   function entryFor(assistantId: string): Promise<Entry> {
@@ -122,6 +131,31 @@ export function createAssistantIndexes(store: Store, logger: Logger) {
       if (!entry.documentIds.delete(documentId)) return;
       entry.index.removeDocument(documentId);
       scheduleSave(assistantId, entry);
+    },
+    /**
+     * A change committed by any process sharing the database (this one included, so it must be idempotent).
+     * Assistants whose index this process has not loaded are left alone: their load reads the database.
+     */
+    async applyChange(change: StoredChange): Promise<void> {
+      if (!entries.has(change.assistant)) return;
+      if (change.document === null) return this.forget(change.assistant);
+      if (change.status === "ready") {
+        const entry = await entryFor(change.assistant);
+        if (entry.documentIds.has(change.document)) return;
+        const passages = await store.passages.ofDocuments([change.document]);
+        await this.addDocument(change.assistant, change.document, passages.map(toIndexedPassage));
+      } else if (change.status === "deleted") {
+        await this.removeDocument(change.assistant, change.document);
+      }
+      // Other statuses never follow "ready" (only deletion does), and the document being read here is
+      // already indexed, ahead of its commit: removing it on a late progress update would hide it.
+    },
+    /** After missing some changes (the feed was down): reconciles every loaded index with the database. */
+    async catchUp(): Promise<void> {
+      for (const [assistantId, pending] of entries) {
+        const entry = await pending.catch(() => null);
+        if (entry) await reconcile(assistantId, entry);
+      }
     },
     forget(assistantId: string): void {
       const entry = entries.get(assistantId);

@@ -3,7 +3,7 @@ import type { BlobStore } from "../blobs.ts";
 import type { AssistantIndexes } from "../index/assistant-indexes.ts";
 import { toIndexedPassage } from "../index/assistant-indexes.ts";
 import type { Logger } from "../logger.ts";
-import type { StoredDocument } from "../store/documents.ts";
+import { leaseSeconds as defaultLeaseSeconds, type StoredDocument } from "../store/documents.ts";
 import type { Store } from "../store/store.ts";
 import { buildPassages } from "./build-passages.ts";
 import type { PdfExtractorPool } from "./pdf/pool.ts";
@@ -20,15 +20,17 @@ export interface IngestionOptions {
   ocr: boolean;
   /** PostgreSQL may be shared by several service processes: then look for work now and then, not only when told. */
   pollMs: number | null;
+  /** Seconds a claimed document stays this process's without a renewal (the lease is renewed three times as often). */
+  leaseSeconds?: number;
 }
 
 /** A document whose reading crashed the process this many times is failed instead of retried again. */
 const maxAttempts = 3;
-const leaseRenewMs = 20_000;
 const progressEveryMs = 500;
 
 export function createIngestionRunner(options: IngestionOptions) {
   const { store, logger } = options;
+  const leaseSeconds = options.leaseSeconds ?? defaultLeaseSeconds;
   const inFlight = new Set<Promise<void>>();
   let running = false;
   let wake: (() => void) | null = null;
@@ -42,11 +44,15 @@ export function createIngestionRunner(options: IngestionOptions) {
       );
       return;
     }
-    const renew = setInterval(() => {
-      store.documents
-        .renewLease(document.id)
-        .catch((error: unknown) => logger.warn("lease renewal failed", { error: String(error) }));
-    }, leaseRenewMs);
+    logger.info("ingesting", { documentId: document.id, attempt: document.attempts });
+    const renew = setInterval(
+      () => {
+        store.documents
+          .renewLease(document.id, leaseSeconds)
+          .catch((error: unknown) => logger.warn("lease renewal failed", { error: String(error) }));
+      },
+      (leaseSeconds * 1000) / 3,
+    );
     let lastProgress = 0;
     const started = performance.now();
     try {
@@ -120,7 +126,11 @@ export function createIngestionRunner(options: IngestionOptions) {
         await Promise.race(inFlight);
         continue;
       }
-      const document = await store.documents.claimNext();
+      const document = await store.documents.claimNext(leaseSeconds).catch((error: unknown) => {
+        // The database may be restarting: keep the loop, look again after the pause below.
+        logger.warn("claiming a document failed", { error: String(error) });
+        return null;
+      });
       if (!document) {
         await new Promise<void>((resolve) => {
           wake = resolve;

@@ -68,7 +68,7 @@ export interface NewDocument {
   failure?: string;
 }
 
-/** How long a claimed document stays leased to one worker before another may take it over. */
+/** How long a claimed document stays leased to one worker before another may take it over, by default. */
 export const leaseSeconds = 60;
 
 /** `changes` hears of every write that alters what `list` returns. */
@@ -124,7 +124,7 @@ export function createDocumentStore(db: SqlQueryable, changes: ChangeSignal) {
       return rows.length > 0;
     },
     /** Takes the oldest queued document (or one whose worker's lease ran out); safe across processes. */
-    async claimNext(): Promise<StoredDocument | null> {
+    async claimNext(lease = leaseSeconds): Promise<StoredDocument | null> {
       const [row] = await db.query<{ id: string }>(
         `update documents set status = 'processing', attempts = attempts + 1, error = null,
            lease_until = now() + make_interval(secs => $1), updated_at = now()
@@ -133,16 +133,16 @@ export function createDocumentStore(db: SqlQueryable, changes: ChangeSignal) {
            where status = 'queued' or (status = 'processing' and lease_until < now())
            order by created_at, id limit 1 for update skip locked)
          returning id`,
-        [leaseSeconds],
+        [lease],
       );
       if (!row) return null;
       changes.notify();
       return get(row.id);
     },
-    async renewLease(id: string): Promise<void> {
+    async renewLease(id: string, lease = leaseSeconds): Promise<void> {
       await db.query(
         "update documents set lease_until = now() + make_interval(secs => $2) where id = $1 and status = 'processing'",
-        [id, leaseSeconds],
+        [id, lease],
       );
     },
     async progress(id: string, pagesDone: number, pages: number): Promise<void> {

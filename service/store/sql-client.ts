@@ -73,28 +73,71 @@ export async function openPglite(dataDir: string): Promise<SqlClient> {
   };
 }
 
+/** The database server cannot be reached (down, restarting, network): the request may succeed if retried. */
+export class DatabaseUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`database unavailable: ${String(cause)}`, { cause });
+    this.name = "DatabaseUnavailableError";
+  }
+}
+
+const unreachableCodes = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENOTFOUND",
+]);
+
+/** SQLSTATE class 08 (connection exception) and 57P01-03 (shutdown, crash, not accepting connections yet). */
+function isUnreachable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (
+    typeof code === "string" &&
+    (unreachableCodes.has(code) || code.startsWith("08") || /^57P0[123]$/.test(code))
+  )
+    return true;
+  // pg's own connection failures carry no code.
+  return /Connection terminated|timeout exceeded when trying to connect|not queryable/.test(error.message);
+}
+
+async function classified<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    throw isUnreachable(error) ? new DatabaseUnavailableError(error) : error;
+  }
+}
+
 export async function openPostgres(connectionString: string): Promise<SqlClient> {
-  const pool = new pg.Pool({ connectionString, max: 8 });
+  // Without a connect timeout a request would wait forever on an unreachable server.
+  const pool = new pg.Pool({ connectionString, max: 8, connectionTimeoutMillis: 5000 });
   // A dropped idle connection must not crash the process; the next query gets a fresh one.
   pool.on("error", (error) => process.stderr.write(`postgres pool: ${error.message}\n`));
   await pool.query("select 1");
   const run = async <Row>(target: pg.Pool | pg.PoolClient, sql: string, params: readonly SqlValue[] = []) =>
-    (await target.query(sql, [...params])).rows as Row[];
+    (await classified(target.query(sql, [...params]))).rows as Row[];
   return {
     engine: "postgres",
     query: (sql, params) => run(pool, sql, params),
     transaction: async (work) => {
-      const connection = await pool.connect();
+      const connection = await classified(pool.connect());
       try {
         await connection.query("begin");
         const result = await work({ query: (sql, params) => run(connection, sql, params) });
         await connection.query("commit");
+        connection.release();
         return result;
       } catch (error) {
-        await connection.query("rollback");
-        throw error;
-      } finally {
-        connection.release();
+        // A connection that cannot even roll back is broken: the pool drops it instead of lending it again.
+        const rolledBack = await connection.query("rollback").then(
+          () => null,
+          (rollbackError: Error) => rollbackError,
+        );
+        connection.release(rolledBack ?? undefined);
+        throw isUnreachable(error) ? new DatabaseUnavailableError(error) : error;
       }
     },
     execute: async (script) => {

@@ -5,6 +5,7 @@ import { createDocumentStore } from "./documents.ts";
 import { createKeyStore } from "./keys.ts";
 import { migrate } from "./migrate.ts";
 import { createPassageStore } from "./passages.ts";
+import { createRateWindowStore } from "./rate-windows.ts";
 import { createSessionStore } from "./sessions.ts";
 import { createSnapshotStore } from "./snapshots.ts";
 import { openPglite, openPostgres, type SqlClient } from "./sql-client.ts";
@@ -19,6 +20,7 @@ export interface Store {
   keys: ReturnType<typeof createKeyStore>;
   sessions: ReturnType<typeof createSessionStore>;
   snapshots: ReturnType<typeof createSnapshotStore>;
+  rateWindows: ReturnType<typeof createRateWindowStore>;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export function createStore(client: SqlClient): Store {
     keys: createKeyStore(client, { cacheMs: client.engine === "pglite" ? 60_000 : 0 }),
     sessions: createSessionStore(client),
     snapshots: createSnapshotStore(client),
+    rateWindows: createRateWindowStore(client),
     close: () => client.close(),
   };
 }

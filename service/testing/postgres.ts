@@ -7,6 +7,9 @@ import { join } from "node:path";
 
 export interface TestPostgres {
   url: string;
+  /** Stops the server as a crash would (immediate), keeping its data for `resume`. */
+  halt(): void;
+  resume(): void;
   stop(): void;
 }
 
@@ -49,18 +52,22 @@ export async function startPostgres(): Promise<TestPostgres> {
     execFileSync(program, rest, { stdio: "pipe" });
   };
   run("initdb", ["-D", dataDir, "-A", "trust", "-U", "cka", "--no-sync", "-E", "UTF8"]);
-  run("pg_ctl", [
-    "-D",
-    dataDir,
-    "-l",
-    join(dir, "log"),
-    "-o",
-    `-p ${port} -h 127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`,
-    "-w",
-    "start",
-  ]);
+  const start = () =>
+    run("pg_ctl", [
+      "-D",
+      dataDir,
+      "-l",
+      join(dir, "log"),
+      "-o",
+      `-p ${port} -h 127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`,
+      "-w",
+      "start",
+    ]);
+  start();
   return {
     url: `postgres://cka@127.0.0.1:${port}/postgres`,
+    halt: () => run("pg_ctl", ["-D", dataDir, "-m", "immediate", "-w", "stop"]),
+    resume: start,
     stop() {
       run("pg_ctl", ["-D", dataDir, "-m", "immediate", "-w", "stop"]);
       rmSync(dir, { recursive: true, force: true });
