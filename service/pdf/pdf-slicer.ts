@@ -70,13 +70,11 @@ export function createPdfSlicer(options: PdfSlicerOptions) {
     onLost: () => parsed.clear(),
   });
 
-  /** Starts the worker's parse unless it has the document; true when the parse is done. */
-  async function ensureParsing(sha256: string, path: string): Promise<boolean> {
-    const entry = parsed.get(sha256);
-    if (entry) return entry.settled;
+  /** Has the worker parse the document for the next slices, unless it has it or is at it. */
+  async function startParsing(sha256: string, path: string): Promise<void> {
+    if (parsed.has(sha256)) return;
     parsed.set(sha256, { settled: false }, (await stat(path)).size);
     worker.parse(sha256, path);
-    return false;
   }
 
   /** Null when qpdf cannot read the file; the worker then gets its turn. */
@@ -104,11 +102,11 @@ export function createPdfSlicer(options: PdfSlicerOptions) {
       const cached = slices.get(key);
       if (cached) return cached;
       const path = options.blobs.pathOf(sha256);
-      const isParsed = await ensureParsing(sha256, path);
-      const viaQpdf = !isParsed && qpdf !== null && (await qpdfAvailable);
-      const bytes =
-        (viaQpdf ? await sliceWithQpdf(qpdf, path, start, end) : null) ??
-        (await worker.slice(sha256, path, start, end));
+      const viaQpdf = parsed.get(sha256)?.settled !== true && qpdf !== null && (await qpdfAvailable);
+      const fromQpdf = viaQpdf ? await sliceWithQpdf(qpdf, path, start, end) : null;
+      // Started after qpdf is done, so the two do not compete for a core while a user waits.
+      await startParsing(sha256, path);
+      const bytes = fromQpdf ?? (await worker.slice(sha256, path, start, end));
       const slice = { bytes, start, pageCount };
       slices.set(key, slice, bytes.byteLength);
       return slice;
