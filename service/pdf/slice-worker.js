@@ -47,7 +47,9 @@ async function copyPages(original, start, end) {
 async function slice(request) {
   try {
     const bytes = await copyPages(await documentOf(request.sha256, request.path), request.start, request.end);
-    port.postMessage({ kind: "sliced", id: request.id, bytes }, [bytes.buffer]);
+    // pdf-lib allocates a plain ArrayBuffer; its typings only say ArrayBufferLike.
+    const buffer = /** @type {ArrayBuffer} */ (bytes.buffer);
+    port.postMessage({ kind: "sliced", id: request.id, bytes }, [buffer]);
   } catch (error) {
     port.postMessage({
       kind: "failed",
