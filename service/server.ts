@@ -1,6 +1,5 @@
 /** Starts the service on a host and port and stops it cleanly (in-flight work finishes, storage closes). */
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { createExtractiveEngine, defaultEngineSettings } from "./answer/extractive-engine.ts";
 import { createFallbackEngine } from "./answer/llm/fallback-engine.ts";
@@ -38,13 +37,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const engine = config.llm
     ? createFallbackEngine(createLlmEngine({ ...config.llm, logger }), extractive, logger)
     : extractive;
+  const slicer = createPdfSlicer({ blobs: runtime.blobs });
   let url = "";
   const app = createHttpApp(logger, (routes) => {
     mountPublicRoutes(routes, {
       store: runtime.store,
       indexes: runtime.indexes,
       tokens: createPdfTokens(config.tokenSecret, config.tokenTtlSeconds),
-      slicer: createPdfSlicer({ blobs: runtime.blobs, cacheDir: join(config.dataDir, "slices") }),
+      slicer,
       limiter:
         runtime.store.engine === "postgres"
           ? createSharedRateLimiter(config.rateLimitPerMinute, runtime.store.rateWindows)
@@ -69,6 +69,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       server.once("error", reject);
     });
   } catch (error) {
+    await slicer.close();
     await runtime.close();
     throw error;
   }
@@ -89,6 +90,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         server.close((error) => (error ? reject(error) : resolve()));
         if ("closeIdleConnections" in server) server.closeIdleConnections();
       });
+      await slicer.close();
       await runtime.close();
     },
   };

@@ -1,24 +1,18 @@
 /**
- * Three-page slices of a stored PDF. The first slice of a document comes from qpdf (fast on a cold
- * file) while pdf-lib parses it in the background; later slices copy pages from the parsed document.
- * Slices are cached in memory and on disk.
+ * Three-page slices of a stored PDF, made off the main thread. The first slice of a document comes from qpdf
+ * (fast on a cold file) while a worker thread parses the document with pdf-lib; later slices are copied from the
+ * parsed document in that worker. Without qpdf every slice comes from the worker. Parsed documents and slices are
+ * kept in bounded in-memory caches.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
-import { readFile, rename, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { stat } from "node:fs/promises";
 import { promisify } from "node:util";
-import { ParseSpeeds, PDFDocument } from "pdf-lib";
 import type { BlobStore } from "../blobs.ts";
-import { randomId } from "../ids.ts";
+import { BoundedCache, type CacheBounds } from "./bounded-cache.ts";
+import { createSliceWorkerClient } from "./slice-worker-client.ts";
 
 const run = promisify(execFile);
-
-/** qpdf is a Debian package; without it every slice waits for pdf-lib's parse. */
-const qpdfAvailable: Promise<boolean> = run("qpdf", ["--version"]).then(
-  () => true,
-  () => false,
-);
+const mebibyte = 1024 * 1024;
 
 export interface PdfSlice {
   bytes: Uint8Array<ArrayBuffer>;
@@ -27,6 +21,20 @@ export interface PdfSlice {
   pageCount: number;
 }
 
+export interface PdfSlicerOptions {
+  blobs: Pick<BlobStore, "pathOf">;
+  /** Bounded by the original files' sizes; pdf-lib holds a few times that in memory. */
+  parsedDocuments?: CacheBounds;
+  slices?: CacheBounds;
+  /** The qpdf executable; `null` (or one that does not run) leaves every slice to pdf-lib. */
+  qpdf?: string | null;
+}
+
+export const defaultSlicerBounds = {
+  parsedDocuments: { maxEntries: 8, maxBytes: 64 * mebibyte },
+  slices: { maxEntries: 256, maxBytes: 32 * mebibyte },
+} satisfies Record<string, CacheBounds>;
+
 /** Pages [page-1, page, page+1] clamped to the document: 3 pages, or all of them when there are fewer. */
 export function sliceRange(page: number, pageCount: number): { start: number; end: number } {
   const size = Math.min(3, pageCount);
@@ -34,88 +42,56 @@ export function sliceRange(page: number, pageCount: number): { start: number; en
   return { start, end: start + size - 1 };
 }
 
-class LruCache<Value> {
-  private readonly entries = new Map<string, Value>();
-  private readonly capacity: number;
-  constructor(capacity: number) {
-    this.capacity = capacity;
-  }
-  get(key: string): Value | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, value);
-    }
-    return value;
-  }
-  delete(key: string): void {
-    this.entries.delete(key);
-  }
-  set(key: string, value: Value): void {
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
-  }
-}
-
-async function copyPages(
-  original: PDFDocument,
-  start: number,
-  end: number,
-): Promise<Uint8Array<ArrayBuffer>> {
-  const output = await PDFDocument.create({ updateMetadata: false });
-  const indices = Array.from({ length: end - start + 1 }, (_, offset) => start + offset);
-  for (const copied of await output.copyPages(original, indices)) output.addPage(copied);
-  // pdf-lib allocates a plain ArrayBuffer; its typings only say ArrayBufferLike.
-  return (await output.save({ useObjectStreams: true })) as Uint8Array<ArrayBuffer>;
-}
-
-export function createPdfSlicer(options: { blobs: BlobStore; cacheDir: string; parsedDocuments?: number }) {
-  mkdirSync(options.cacheDir, { recursive: true });
-  const parsed = new LruCache<{ document: Promise<PDFDocument>; settled: boolean }>(
-    options.parsedDocuments ?? 8,
+async function qpdfRuns(command: string | null): Promise<boolean> {
+  if (command === null) return false;
+  return run(command, ["--version"]).then(
+    () => true,
+    () => false,
   );
-  const slices = new LruCache<PdfSlice>(64);
+}
 
-  const isParsed = (sha256: string) => parsed.get(sha256)?.settled === true;
+export function createPdfSlicer(options: PdfSlicerOptions) {
+  const qpdf = options.qpdf === undefined ? "qpdf" : options.qpdf;
+  const qpdfAvailable = qpdfRuns(qpdf);
+  /** Whether the worker has finished parsing each document it holds. */
+  const parsed = new BoundedCache<{ settled: boolean }>(
+    options.parsedDocuments ?? defaultSlicerBounds.parsedDocuments,
+    (sha256) => worker.forget(sha256),
+  );
+  const slices = new BoundedCache<PdfSlice>(options.slices ?? defaultSlicerBounds.slices);
+  const worker = createSliceWorkerClient({
+    onParsed(sha256, ok) {
+      const entry = parsed.get(sha256);
+      if (!ok) parsed.delete(sha256);
+      else if (entry) entry.settled = true;
+      // Evicted while it was parsing: the worker must not keep what the bounds no longer count.
+      else worker.forget(sha256);
+    },
+    onLost: () => parsed.clear(),
+  });
 
-  function source(sha256: string): Promise<PDFDocument> {
-    const existing = parsed.get(sha256);
-    if (existing) return existing.document;
-    const entry = {
-      document: options.blobs
-        .read(sha256)
-        .then((bytes) => PDFDocument.load(bytes, { parseSpeed: ParseSpeeds.Fastest, updateMetadata: false })),
-      settled: false,
-    };
-    // A failed parse is not cached: the next request tries again.
-    entry.document.then(
-      () => {
-        entry.settled = true;
-      },
-      () => parsed.delete(sha256),
-    );
-    parsed.set(sha256, entry);
-    return entry.document;
+  /** Has the worker parse the document for the next slices, unless it has it or is at it. */
+  async function startParsing(sha256: string, path: string): Promise<void> {
+    if (parsed.has(sha256)) return;
+    parsed.set(sha256, { settled: false }, (await stat(path)).size);
+    worker.parse(sha256, path);
   }
 
-  /** False when qpdf cannot read the file; pdf-lib then gets its turn. */
-  async function sliceWithQpdf(sha256: string, start: number, end: number, target: string): Promise<boolean> {
-    // The pdf-lib parse goes on in the background for the next slices; this one does not wait for it.
-    source(sha256).catch(() => undefined);
+  /** Null when qpdf cannot read the file; the worker then gets its turn. */
+  async function sliceWithQpdf(command: string, path: string, start: number, end: number) {
     try {
-      await run("qpdf", [
-        "--empty",
-        "--pages",
-        options.blobs.pathOf(sha256),
-        `${start + 1}-${end + 1}`,
-        "--",
-        target,
-      ]);
-      return true;
+      const { stdout } = await run(
+        command,
+        ["--empty", "--pages", path, `${start + 1}-${end + 1}`, "--", "-"],
+        {
+          encoding: "buffer",
+          maxBuffer: 512 * mebibyte,
+        },
+      );
+      return new Uint8Array(stdout);
     } catch {
-      await rm(target, { force: true });
-      return false;
+      // qpdf refuses some damaged files that pdf-lib still reads.
+      return null;
     }
   }
 
@@ -125,27 +101,17 @@ export function createPdfSlicer(options: { blobs: BlobStore; cacheDir: string; p
       const key = `${sha256}-${start}-${end}`;
       const cached = slices.get(key);
       if (cached) return cached;
-      const file = join(options.cacheDir, `${key}.pdf`);
-      let bytes: Uint8Array<ArrayBuffer>;
-      if (existsSync(file)) {
-        bytes = new Uint8Array(await readFile(file));
-      } else {
-        const staging = join(options.cacheDir, `${randomId("slice")}.tmp`);
-        const parsing = source(sha256);
-        const viaQpdf =
-          !isParsed(sha256) && (await qpdfAvailable) && (await sliceWithQpdf(sha256, start, end, staging));
-        if (viaQpdf) {
-          bytes = new Uint8Array(await readFile(staging));
-        } else {
-          bytes = await copyPages(await parsing, start, end);
-          await writeFile(staging, bytes);
-        }
-        await rename(staging, file);
-      }
+      const path = options.blobs.pathOf(sha256);
+      const viaQpdf = parsed.get(sha256)?.settled !== true && qpdf !== null && (await qpdfAvailable);
+      const fromQpdf = viaQpdf ? await sliceWithQpdf(qpdf, path, start, end) : null;
+      // Started after qpdf is done, so the two do not compete for a core while a user waits.
+      await startParsing(sha256, path);
+      const bytes = fromQpdf ?? (await worker.slice(sha256, path, start, end));
       const slice = { bytes, start, pageCount };
-      slices.set(key, slice);
+      slices.set(key, slice, bytes.byteLength);
       return slice;
     },
+    close: () => worker.close(),
   };
 }
 

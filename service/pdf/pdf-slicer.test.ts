@@ -1,0 +1,103 @@
+/** The PDF slicer: the right pages from qpdf and from the worker, and a main thread that stays free meanwhile. */
+import { execFileSync } from "node:child_process";
+import { createReadStream, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createBlobStore } from "../blobs.ts";
+import { evalPdfFolder } from "../testing/public-api-fixture.ts";
+import { temporaryDirectory } from "../testing/temporary-directory.ts";
+import { createPdfSlicer, type PdfSlice, type PdfSlicer } from "./pdf-slicer.ts";
+
+const folder = temporaryDirectory("cka-slicer-");
+const gnuplot = join(evalPdfFolder, "gnuplot.pdf");
+function extract(pages: string, name: string): string {
+  const target = join(folder, name);
+  execFileSync("qpdf", ["--empty", "--pages", gnuplot, pages, "--", target]);
+  return target;
+}
+const documents: Record<string, { path: string; pages: number }> = {
+  gnuplot: { path: gnuplot, pages: 311 },
+  "one page": { path: extract("1", "one.pdf"), pages: 1 },
+  "two pages": { path: extract("1-2", "two.pdf"), pages: 2 },
+};
+// The tests name documents by key; the slicer only needs a path for each.
+const blobs = { pathOf: (key: string) => documents[key]!.path };
+
+const slicers: PdfSlicer[] = [];
+function slicer(options: { qpdf?: null } = {}): PdfSlicer {
+  const created = createPdfSlicer({ blobs, ...options });
+  slicers.push(created);
+  return created;
+}
+afterAll(async () => {
+  await Promise.all(slicers.map((created) => created.close()));
+});
+
+const pageText = (path: string, page: number) =>
+  execFileSync("pdftotext", ["-f", String(page), "-l", String(page), path, "-"], { encoding: "utf8" });
+const pageCount = (path: string) =>
+  Number(/^Pages:\s+(\d+)/m.exec(execFileSync("pdfinfo", [path], { encoding: "utf8" }))?.[1]);
+
+const rows = [
+  { document: "gnuplot", page: 0, start: 0, pages: 3 },
+  { document: "gnuplot", page: 150, start: 149, pages: 3 },
+  { document: "gnuplot", page: 310, start: 308, pages: 3 },
+  { document: "one page", page: 0, start: 0, pages: 1 },
+  { document: "two pages", page: 1, start: 0, pages: 2 },
+];
+
+async function expectPages(slice: PdfSlice, row: (typeof rows)[number]): Promise<void> {
+  const { path, pages } = documents[row.document]!;
+  expect(slice.start).toBe(row.start);
+  expect(slice.pageCount).toBe(pages);
+  const slicePath = join(temporaryDirectory("cka-slice-"), "slice.pdf");
+  writeFileSync(slicePath, slice.bytes);
+  expect(pageCount(slicePath)).toBe(row.pages);
+  const texts = Array.from({ length: row.pages }, (_, index) => pageText(slicePath, index + 1));
+  for (const [index, text] of texts.entries()) {
+    expect(text, `page ${index}`).toBe(pageText(path, row.start + index + 1));
+  }
+  expect(texts.join("").trim()).not.toBe("");
+}
+
+describe("slices from qpdf, as every document's first slice is", () => {
+  it.each(rows)("page $page of $document is its $pages pages from $start, text for text", async (row) => {
+    const cold = slicer();
+    const slice = await cold.slice(row.document, row.page, documents[row.document]!.pages);
+    // Stops the background parse, which this test does not need.
+    await cold.close();
+    await expectPages(slice, row);
+  });
+});
+
+describe("slices from the pdf-lib worker, as without qpdf", () => {
+  const worker = slicer({ qpdf: null });
+  it.each(rows)("page $page of $document is its $pages pages from $start, text for text", async (row) => {
+    await expectPages(await worker.slice(row.document, row.page, documents[row.document]!.pages), row);
+  });
+});
+
+describe("the main thread while a cold document is sliced", () => {
+  it("keeps firing a 5 ms timer on time through the slice and the document's parse", async () => {
+    // A real blob store, as the service has.
+    const store = createBlobStore(join(folder, "blobs"));
+    const { sha256 } = await store.write(createReadStream(gnuplot), Number.POSITIVE_INFINITY);
+    const created = createPdfSlicer({ blobs: store });
+    slicers.push(created);
+    let worstLateness = 0;
+    let expected = performance.now() + 5;
+    const timer = setInterval(() => {
+      worstLateness = Math.max(worstLateness, performance.now() - expected);
+      expected = performance.now() + 5;
+    }, 5);
+    try {
+      await created.slice(sha256, 150, 311);
+      // pdf-lib parses gnuplot.pdf (311 pages) in ~0.5 s of CPU after the first slice is served.
+      await new Promise((settle) => setTimeout(settle, 3000));
+      await created.slice(sha256, 10, 311);
+    } finally {
+      clearInterval(timer);
+    }
+    expect(worstLateness).toBeLessThan(250);
+  }, 20_000);
+});

@@ -1,0 +1,67 @@
+/** Talks to the slicer's worker thread: one thread, started on first use, restarted after a crash. */
+import { Worker } from "node:worker_threads";
+import type { WorkerReply, WorkerRequest } from "./slice-worker-protocol.ts";
+
+const workerUrl = new URL("./slice-worker.js", import.meta.url);
+
+export interface SliceWorkerClient {
+  parse(sha256: string, path: string): void;
+  forget(sha256: string): void;
+  slice(sha256: string, path: string, start: number, end: number): Promise<Uint8Array<ArrayBuffer>>;
+  close(): Promise<void>;
+}
+
+export function createSliceWorkerClient(events: {
+  onParsed: (sha256: string, ok: boolean) => void;
+  /** The worker ended (crash or close): every document it had parsed is gone. */
+  onLost: () => void;
+}): SliceWorkerClient {
+  let worker: Worker | null = null;
+  let nextId = 0;
+  const pending = new Map<
+    number,
+    { resolve: (bytes: Uint8Array<ArrayBuffer>) => void; reject: (error: Error) => void }
+  >();
+
+  function lost(error: Error): void {
+    worker = null;
+    events.onLost();
+    for (const request of pending.values()) request.reject(error);
+    pending.clear();
+  }
+
+  function started(): Worker {
+    if (worker) return worker;
+    const created = new Worker(workerUrl);
+    // The worker never keeps the process alive; the HTTP server does while there is work.
+    created.unref();
+    created.on("message", (reply: WorkerReply) => {
+      if (reply.kind === "parsed") return events.onParsed(reply.sha256, reply.ok);
+      const request = pending.get(reply.id);
+      pending.delete(reply.id);
+      if (reply.kind === "sliced") request?.resolve(reply.bytes);
+      else request?.reject(new Error(`PDF slice failed: ${reply.message}`));
+    });
+    created.on("error", lost);
+    created.on("exit", (code) => lost(new Error(`the PDF slice worker exited with code ${code}`)));
+    worker = created;
+    return created;
+  }
+
+  const post = (message: WorkerRequest) => started().postMessage(message);
+
+  return {
+    parse: (sha256, path) => post({ kind: "parse", sha256, path }),
+    forget: (sha256) => worker?.postMessage({ kind: "forget", sha256 } satisfies WorkerRequest),
+    slice(sha256, path, start, end) {
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        post({ kind: "slice", id, sha256, path, start, end });
+      });
+    },
+    async close() {
+      await worker?.terminate();
+    },
+  };
+}

@@ -1,0 +1,12 @@
+/** The messages between the PDF slicer and its worker thread (slice-worker.js). */
+
+export type WorkerRequest =
+  | { kind: "parse"; sha256: string; path: string }
+  | { kind: "forget"; sha256: string }
+  /** Pages [start, end] (0-based, inclusive) copied into a new PDF. */
+  | { kind: "slice"; id: number; sha256: string; path: string; start: number; end: number };
+
+export type WorkerReply =
+  | { kind: "parsed"; sha256: string; ok: boolean }
+  | { kind: "sliced"; id: number; bytes: Uint8Array<ArrayBuffer> }
+  | { kind: "failed"; id: number; message: string };
