@@ -2,7 +2,7 @@
 import { Worker } from "node:worker_threads";
 import type { WorkerReply, WorkerRequest } from "./slice-worker-protocol.ts";
 
-const workerUrl = new URL("./slice-worker.js", import.meta.url);
+const workerUrl = new URL("./slice-worker.ts", import.meta.url);
 
 export interface SliceWorkerClient {
   parse(sha256: string, path: string): void;

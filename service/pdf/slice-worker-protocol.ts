@@ -1,4 +1,4 @@
-/** The messages between the PDF slicer and its worker thread (slice-worker.js). */
+/** The messages between the PDF slicer and its worker thread (slice-worker.ts). */
 
 export type WorkerRequest =
   | { kind: "parse"; sha256: string; path: string }
