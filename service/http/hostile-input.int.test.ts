@@ -1,0 +1,141 @@
+/** Hostile input against a real service process: text the database cannot store, malformed multipart bodies, non-ASCII file names. */
+import { randomUUID } from "node:crypto";
+import { rm } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AdminClient, createAdminClient } from "../cli/admin-client.ts";
+import { callPublic, expectProblem, publicPaths } from "../testing/public-api-client.ts";
+import { testAdminToken, uploadFiles } from "../testing/sharing-area.ts";
+import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
+
+let service: SpawnedService;
+let client: AdminClient;
+let assistantId: string;
+let key: string;
+
+beforeAll(async () => {
+  service = await spawnService({ env: { CKA_ADMIN_TOKEN: testAdminToken, CKA_OCR: "off" } });
+  client = createAdminClient({ url: service.url, adminToken: testAdminToken });
+  assistantId = (await client.createAssistant("Hostile input")).id;
+  key = (await client.createKey(assistantId, ["ask", "rag"])).key;
+});
+afterAll(async () => {
+  await service?.stop("SIGKILL");
+  if (service) await rm(service.dataDir, { recursive: true, force: true });
+});
+
+const admin = (method: string, path: string, body?: string) =>
+  fetch(`${service.url}/admin/v1${path}`, {
+    method,
+    headers: {
+      Authorization: `Bearer ${testAdminToken}`,
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
+    ...(body === undefined ? {} : { body }),
+  });
+
+/** JSON text whose string holds `\u0000` or a lone surrogate as an escape, as a hostile client would write it. */
+const unstorable = [
+  { name: "a NUL character", escaped: "before\\u0000after" },
+  { name: "a lone high surrogate", escaped: "before\\ud800after" },
+  { name: "a lone low surrogate", escaped: "before\\udc00after" },
+];
+
+describe("text the database cannot store", () => {
+  it.each(unstorable)(
+    "ask refuses $name in id_user with 422 before any stream starts",
+    async ({ escaped }) => {
+      const response = await callPublic(service.url, {
+        path: publicPaths.ask(assistantId, randomUUID()),
+        key,
+        body: `{"id_user":"${escaped}","message":"What is this about?"}`,
+      });
+      const problem = await expectProblem(response, 422, "invalid_input");
+      expect(problem.errors).toEqual([expect.objectContaining({ path: "id_user" })]);
+    },
+  );
+
+  it.each(unstorable)(
+    "ask refuses $name in message with 422 before any stream starts",
+    async ({ escaped }) => {
+      const response = await callPublic(service.url, {
+        path: publicPaths.ask(assistantId, randomUUID()),
+        key,
+        body: `{"id_user":"user-1","message":"${escaped}"}`,
+      });
+      const problem = await expectProblem(response, 422, "invalid_input");
+      expect(problem.errors).toEqual([expect.objectContaining({ path: "message" })]);
+    },
+  );
+
+  it("rag refuses a NUL in a datasource id with 422", async () => {
+    const response = await callPublic(service.url, {
+      path: publicPaths.rag(assistantId),
+      key,
+      body: '{"query":"anything","datasource_ids":["ds\\u0000"]}',
+    });
+    const problem = await expectProblem(response, 422, "invalid_input");
+    expect(problem.errors).toEqual([expect.objectContaining({ path: "datasource_ids.0" })]);
+  });
+
+  it.each(unstorable)("assistant and key names with $name are refused with 422", async ({ escaped }) => {
+    await expectProblem(await admin("POST", "/assistants", `{"name":"${escaped}"}`), 422, "invalid_input");
+    await expectProblem(
+      await admin("PATCH", `/assistants/${assistantId}`, `{"name":"${escaped}"}`),
+      422,
+      "invalid_input",
+    );
+    await expectProblem(
+      await admin("POST", `/assistants/${assistantId}/keys`, `{"scopes":["rag"],"name":"${escaped}"}`),
+      422,
+      "invalid_input",
+    );
+    expect((await client.listAssistants()).map((assistant) => assistant.name)).toEqual(["Hostile input"]);
+  });
+
+  it("an upload whose datasource field holds a NUL is refused with 422 and adds nothing", async () => {
+    const response = await uploadFiles(
+      service.url,
+      assistantId,
+      [{ name: "notes.md", bytes: new TextEncoder().encode("# Notes\n\nSome text.\n") }],
+      { datasource: "manuals\u0000" },
+    );
+    const problem = await expectProblem(response, 422, "invalid_input");
+    expect(problem.errors).toEqual([expect.objectContaining({ path: "datasource" })]);
+    expect(await client.listDocuments(assistantId)).toEqual([]);
+  });
+
+  it.each([
+    ["GET", "/assistants/%00/documents"],
+    ["PATCH", "/assistants/asst_%00"],
+    ["DELETE", "/assistants/%00"],
+    ["GET", "/assistants/%00/keys"],
+    ["DELETE", "/keys/key_%00"],
+    ["GET", "/assistants/%ED%A0%80/share"],
+  ])("%s /admin/v1%s answers 404 for an id that cannot exist", async (method, path) => {
+    await expectProblem(
+      await admin(method, path, method === "PATCH" ? '{"name":"x"}' : undefined),
+      404,
+      "not_found",
+    );
+  });
+
+  it("the public API answers 404 for an assistant id holding a NUL", async () => {
+    const response = await callPublic(service.url, {
+      path: publicPaths.rag("asst_%00"),
+      key,
+      body: { query: "anything" },
+    });
+    await expectProblem(response, 404, "not_found");
+  });
+});
+
+describe("multipart bodies", () => {
+  it("multipart/form-data without a boundary is refused with 400", async () => {
+    const response = await fetch(`${service.url}/admin/v1/assistants/${assistantId}/documents`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${testAdminToken}`, "Content-Type": "multipart/form-data" },
+      body: '--x\r\nContent-Disposition: form-data; name="files"; filename="a.md"\r\n\r\nhello\r\n--x--\r\n',
+    });
+    await expectProblem(response, 400, "invalid_request");
+  });
+});
