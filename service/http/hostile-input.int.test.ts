@@ -1,6 +1,8 @@
 /** Hostile input against a real service process: text the database cannot store, malformed multipart bodies, non-ASCII file names. */
 import { randomUUID } from "node:crypto";
-import { rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AdminClient, createAdminClient } from "../cli/admin-client.ts";
 import { callPublic, expectProblem, publicPaths } from "../testing/public-api-client.ts";
@@ -137,5 +139,31 @@ describe("multipart bodies", () => {
       body: '--x\r\nContent-Disposition: form-data; name="files"; filename="a.md"\r\n\r\nhello\r\n--x--\r\n',
     });
     await expectProblem(response, 400, "invalid_request");
+  });
+});
+
+describe("non-ASCII file names", () => {
+  const name = "Überblick – 日本語.md";
+  const text = "# Überblick\n\nEin kurzer Text.\n";
+
+  it("keeps a name as a browser sends it (UTF-8 bytes in filename=)", async () => {
+    const assistant = (await client.createAssistant("Browser names")).id;
+    const response = await uploadFiles(service.url, assistant, [
+      { name, bytes: new TextEncoder().encode(text) },
+    ]);
+    expect(response.status, await response.clone().text()).toBe(202);
+    expect((await client.listDocuments(assistant)).map((document) => document.file_name)).toEqual([name]);
+  });
+
+  it("keeps a name as cka sends it", async () => {
+    const assistant = (await client.createAssistant("Cli names")).id;
+    const folder = await mkdtemp(join(tmpdir(), "cka-names-"));
+    try {
+      await writeFile(join(folder, name), text);
+      const [document] = await client.upload(assistant, join(folder, name));
+      expect(document?.file_name).toBe(name);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
