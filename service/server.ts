@@ -10,6 +10,7 @@ import { mountAdminRoutes } from "./http/admin-routes.ts";
 import { createHttpApp } from "./http/app.ts";
 import { mountPublicRoutes } from "./http/public-routes.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
+import { settleUnreadBody } from "./http/unread-body.ts";
 import { createLogger } from "./logger.ts";
 import { createPdfSlicer } from "./pdf/pdf-slicer.ts";
 import { createPdfTokens } from "./pdf/pdf-token.ts";
@@ -59,7 +60,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       baseUrl: () => config.publicUrl ?? url,
     });
   });
-  const server = serve({ fetch: app.fetch, hostname: options.host, port: options.port });
+  const server = serve({
+    fetch: async (request, bindings) =>
+      settleUnreadBody(bindings.incoming, await app.fetch(request, bindings)),
+    hostname: options.host,
+    port: options.port,
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("listening", resolve);
