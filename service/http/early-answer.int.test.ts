@@ -1,13 +1,17 @@
 /** Answers given before a request's body has all arrived (413 and the like): the kept-alive connection must carry the next request. */
 
-import { rm } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAdminClient } from "../cli/admin-client.ts";
 import { testAdminToken } from "../testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
 
 const maxUploadBytes = 1000;
+const cli = resolve(import.meta.dirname, "../cli.ts");
 let service: SpawnedService;
 let assistantId: string;
 
@@ -164,6 +168,55 @@ describe("an answer given before the body has all arrived", () => {
       expect(next.reusedSocket).toBe(true);
     } finally {
       agent.destroy();
+    }
+  });
+});
+
+describe("cka ingest of a folder holding an over-limit file", () => {
+  it("reports that file as refused without sending it, and uploads the files after it", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "cka-over-limit-"));
+    try {
+      await writeFile(join(folder, "a-notes.md"), "# Alpha\n\nThe alpha notes.\n");
+      await writeFile(join(folder, "b-huge.md"), Buffer.alloc(2_000_000, "b"));
+      await writeFile(join(folder, "c-notes.md"), "# Gamma\n\nThe gamma notes.\n");
+      const assistant = (
+        await createAdminClient({ url: service.url, adminToken: testAdminToken }).createAssistant("Folder")
+      ).id;
+      const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [
+            cli,
+            "ingest",
+            "--assistant",
+            assistant,
+            folder,
+            "--url",
+            service.url,
+            "--admin-token",
+            testAdminToken,
+          ],
+          { timeout: 60_000 },
+          (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
+        );
+      });
+      expect(run.stderr, run.stdout).toBe("");
+      const lines = run.stdout.trimEnd().split("\n");
+      expect(lines, run.stdout).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(
+            new RegExp(
+              `^b-huge\\.md: failed: refused unsent: 2000000 bytes.*at most ${maxUploadBytes} bytes`,
+            ),
+          ),
+          expect.stringMatching(/^a-notes\.md: ready/),
+          expect.stringMatching(/^c-notes\.md: ready/),
+        ]),
+      );
+      expect(lines.at(-1)).toMatch(/^2 ready, 1 failed;/);
+      expect(run.code).toBe(1);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
     }
   });
 });
