@@ -1,6 +1,7 @@
 /** Starts the service on a host and port and stops it cleanly (in-flight work finishes, storage closes). */
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import type { Duplex } from "node:stream";
 import { serve } from "@hono/node-server";
 import { createExtractiveEngine, defaultEngineSettings } from "./answer/extractive-engine.ts";
 import { createFallbackEngine } from "./answer/llm/fallback-engine.ts";
@@ -8,6 +9,7 @@ import { createLlmEngine } from "./answer/llm/llm-engine.ts";
 import { loadConfig } from "./config.ts";
 import { mountAdminRoutes } from "./http/admin-routes.ts";
 import { createHttpApp } from "./http/app.ts";
+import { answerClientError } from "./http/client-error.ts";
 import { mountPublicRoutes } from "./http/public-routes.ts";
 import { createRateLimiter } from "./http/rate-limit.ts";
 import { settleUnreadBody } from "./http/unread-body.ts";
@@ -66,6 +68,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     hostname: options.host,
     port: options.port,
   });
+  server.on("clientError", (error: Error, socket: Duplex) => answerClientError(error, socket, logger));
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("listening", resolve);

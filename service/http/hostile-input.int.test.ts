@@ -1,6 +1,7 @@
 /** Hostile input against a real service process: text the database cannot store, malformed multipart bodies, non-ASCII file names. */
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -166,4 +167,55 @@ describe("non-ASCII file names", () => {
       await rm(folder, { recursive: true, force: true });
     }
   });
+});
+
+/** Writes raw bytes on a fresh connection and returns all the service wrote back before closing it. */
+function rawExchange(bytes: string | Buffer): Promise<string> {
+  const { hostname, port } = new URL(service.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port) }, () => socket.write(bytes));
+    let answer = "";
+    socket.setEncoding("utf8");
+    socket.setTimeout(10_000, () => socket.destroy(new Error(`no answer in 10 s; so far: ${answer}`)));
+    socket.on("data", (text: string) => {
+      answer += text;
+    });
+    socket.on("error", reject);
+    socket.on("close", () => resolve(answer));
+  });
+}
+
+describe("requests the HTTP parser refuses before the app sees them", () => {
+  it.each([
+    { name: "a malformed request line", bytes: "HELLO THERE\r\n\r\n", status: 400 },
+    {
+      name: "a control byte in a header",
+      bytes: "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n",
+      status: 400,
+    },
+    {
+      name: "a header block over the size limit",
+      bytes: `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`,
+      status: 431,
+    },
+    {
+      name: "a malformed chunked body",
+      bytes:
+        "POST /admin/v1/assistants HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+      status: 400,
+    },
+  ])(
+    "$name answers $status problem details with a request id, and the service keeps serving",
+    async ({ bytes, status }) => {
+      const answer = await rawExchange(bytes);
+      const [head = "", body = ""] = answer.split("\r\n\r\n");
+      expect(head, answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(head).toMatch(/^content-type: application\/problem\+json/im);
+      const requestId = /^x-request-id: (\S+)$/im.exec(head)?.[1];
+      expect(requestId).toMatch(/^req_/);
+      expect(body).not.toMatch(/\n\s+at |node:internal|\.ts:\d+/);
+      expect(JSON.parse(body)).toMatchObject({ status, request_id: requestId });
+      expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+    },
+  );
 });
