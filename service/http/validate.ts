@@ -1,4 +1,4 @@
-/** Reading request bodies at the edge: 400 for unreadable, 413 for too large, 422 for out of bounds. */
+/** Reading request bodies at the edge: 400 for unreadable, 413 for too large, 422 for out of bounds or unstorable text. */
 import type { z } from "zod";
 import { type FieldError, HttpProblem } from "./problem.ts";
 
