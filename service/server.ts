@@ -1,5 +1,6 @@
 /** Starts the service on a host and port and stops it cleanly (in-flight work finishes, storage closes). */
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import { serve } from "@hono/node-server";
 import { createExtractiveEngine, defaultEngineSettings } from "./answer/extractive-engine.ts";
 import { createFallbackEngine } from "./answer/llm/fallback-engine.ts";
@@ -7,8 +8,10 @@ import { createLlmEngine } from "./answer/llm/llm-engine.ts";
 import { loadConfig } from "./config.ts";
 import { mountAdminRoutes } from "./http/admin-routes.ts";
 import { createHttpApp } from "./http/app.ts";
+import { answerClientError } from "./http/client-error.ts";
 import { mountPublicRoutes } from "./http/public-routes.ts";
 import { createRateLimiter, createSharedRateLimiter } from "./http/rate-limit.ts";
+import { settleUnreadBody } from "./http/unread-body.ts";
 import { createLogger } from "./logger.ts";
 import { createPdfSlicer } from "./pdf/pdf-slicer.ts";
 import { createPdfTokens } from "./pdf/pdf-token.ts";
@@ -62,7 +65,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       baseUrl: () => config.publicUrl ?? url,
     });
   });
-  const server = serve({ fetch: app.fetch, hostname: options.host, port: options.port });
+  const server = serve({
+    fetch: async (request, bindings) =>
+      settleUnreadBody(bindings.incoming, await app.fetch(request, bindings)),
+    hostname: options.host,
+    port: options.port,
+  });
+  server.on("clientError", (error: Error, socket: Duplex) => answerClientError(error, socket, logger));
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("listening", resolve);

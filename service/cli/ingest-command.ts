@@ -49,8 +49,20 @@ export async function ingestFiles(
   );
   const documentOf = new Map<number, string>();
   const results = new Map<number, DocumentRecord | { status: "failed"; error: string }>();
+  const { max_upload_bytes: maxUploadBytes } = await client.limits();
 
   for (const [position, file] of files.entries()) {
+    const bytes = statSync(file).size;
+    if (bytes > maxUploadBytes) {
+      // Not sent: the service would refuse it after reading up to its limit, and the upload costs the time anyway.
+      const refused = {
+        status: "failed" as const,
+        error: `refused unsent: ${bytes} bytes, and the service takes at most ${maxUploadBytes} bytes per file`,
+      };
+      results.set(position, refused);
+      view.update(position, refused);
+      continue;
+    }
     try {
       const [document] = await client.upload(options.assistant, file, options.datasource);
       if (!document) throw new Error("The service accepted the upload but returned no document.");

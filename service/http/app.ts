@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import type { VerifiedKey } from "../store/keys.ts";
 import { HttpProblem, unexpectedProblem } from "./problem.ts";
 import { requestIdFor } from "./request-id.ts";
+import { isStorableText } from "./validate.ts";
 
 export interface AppVariables {
   requestId: string;
@@ -24,6 +25,14 @@ export function createHttpApp(logger: AppLogger, mount: (app: ServiceHono) => vo
     context.set("requestId", requestId);
     await next();
     context.res.headers.set("X-Request-ID", requestId);
+  });
+
+  // Ids in paths reach the database; one it could not store cannot name anything.
+  app.use(async (context, next) => {
+    if (!pathSegments(context.req.raw.url).every(isStorableText)) {
+      throw new HttpProblem(404, "not_found", "No resource has an id with U+0000 or an unpaired surrogate.");
+    }
+    await next();
   });
 
   app.get("/healthz", (context) => context.json({ status: "ok" }));
@@ -48,4 +57,16 @@ export function createHttpApp(logger: AppLogger, mount: (app: ServiceHono) => vo
   });
 
   return app;
+}
+
+/** The decoded segments of a URL's path; a segment that is not valid percent-encoding stays as sent. */
+function pathSegments(url: string): string[] {
+  return new URL(url).pathname.split("/").map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch (error) {
+      if (error instanceof URIError) return segment;
+      throw error;
+    }
+  });
 }

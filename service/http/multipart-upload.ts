@@ -3,6 +3,7 @@ import { Readable, Transform } from "node:stream";
 import busboy from "busboy";
 import { BlobStorageError, type BlobStore, BlobTooLargeError, type StoredBlob } from "../blobs.ts";
 import { HttpProblem } from "./problem.ts";
+import { assertStorableText } from "./validate.ts";
 
 export interface UploadedFile extends StoredBlob {
   fileName: string;
@@ -61,16 +62,19 @@ function dropHeaderControls(boundary: string): Transform {
 
 export async function readUpload(request: Request, blobs: BlobStore, maxFileBytes: number): Promise<Upload> {
   const contentType = request.headers.get("Content-Type") ?? "";
-  if (!/^multipart\/form-data/i.test(contentType) || !request.body) {
+  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  if (!/^multipart\/form-data/i.test(contentType) || !boundary || !request.body) {
     throw new HttpProblem(
       400,
       "invalid_request",
-      "Upload files as multipart/form-data in the field `files`.",
+      "Upload files as multipart/form-data (with its boundary) in the field `files`.",
     );
   }
   const parser = busboy({
     headers: { "content-type": contentType },
     limits: { fields: 20, fieldSize: 4096 },
+    // Browsers and fetch's FormData send a file name's UTF-8 bytes as they are; busboy would read them as latin1.
+    defParamCharset: "utf8",
   });
   const writes: Array<Promise<UploadedFile>> = [];
   const fields: Record<string, string> = {};
@@ -92,12 +96,12 @@ export async function readUpload(request: Request, blobs: BlobStore, maxFileByte
     parser.on("error", reject);
     parser.on("close", resolve);
   });
-  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
   const body = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream<Uint8Array>);
-  (boundary ? body.pipe(dropHeaderControls(boundary[1] ?? boundary[2]!)) : body).pipe(parser);
+  body.pipe(dropHeaderControls(boundary[1] ?? boundary[2]!)).pipe(parser);
   try {
     await parsed;
     const files = await Promise.all(writes);
+    assertStorableText(fields);
     if (files.length === 0)
       throw new HttpProblem(422, "invalid_input", "Attach at least one file in the field `files`.");
     return { files, fields };

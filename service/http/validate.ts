@@ -1,6 +1,31 @@
-/** Reading request bodies at the edge: 400 for unreadable, 413 for too large, 422 for out of bounds. */
+/** Reading request bodies at the edge: 400 for unreadable, 413 for too large, 422 for out of bounds or unstorable text. */
 import type { z } from "zod";
-import { HttpProblem } from "./problem.ts";
+import { type FieldError, HttpProblem } from "./problem.ts";
+
+/** PostgreSQL text cannot hold U+0000, and a lone surrogate has no UTF-8 form (it would be stored as U+FFFD). */
+const unstorable = /[\0\p{Cs}]/u;
+
+export function isStorableText(text: string): boolean {
+  return !unstorable.test(text);
+}
+
+const unstorableMessage = "must not contain U+0000 or an unpaired surrogate";
+
+/** Every string in a parsed body that the database could not store as sent, by its path. */
+export function unstorableTextErrors(value: unknown, path: string[] = []): FieldError[] {
+  if (typeof value === "string") {
+    return isStorableText(value) ? [] : [{ path: path.join(".") || "(body)", message: unstorableMessage }];
+  }
+  if (value === null || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([key, item]) => unstorableTextErrors(item, [...path, key]));
+}
+
+/** A 422 naming each field whose text could not be stored; nothing when every field can be. */
+export function assertStorableText(value: unknown): void {
+  const errors = unstorableTextErrors(value);
+  const first = errors[0];
+  if (first) throw new HttpProblem(422, "invalid_input", `${first.path}: ${first.message}`, { errors });
+}
 
 export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
   const type = request.headers.get("Content-Type") ?? "";
@@ -43,8 +68,9 @@ function tooLarge(maxBytes: number): HttpProblem {
   return new HttpProblem(413, "payload_too_large", `The body is larger than ${maxBytes} bytes.`);
 }
 
-/** Parse with a schema; every issue becomes one `errors` entry of a 422. */
+/** Parse with a schema; text the database cannot store, and every schema issue, becomes one `errors` entry of a 422. */
 export function parseWith<Schema extends z.ZodType>(schema: Schema, input: unknown): z.infer<Schema> {
+  assertStorableText(input);
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
