@@ -21,13 +21,22 @@ export interface HostileFile {
 async function textPdf(pages: number, decorate?: (document: PDFDocument) => void): Promise<Uint8Array> {
   const document = await PDFDocument.create();
   const font = await document.embedFont(StandardFonts.Helvetica);
+  const sentences = [
+    "The backup tapes rotate every Monday, and the oldest tape goes to the vault.",
+    "A restore needs the tape of the last full backup and every incremental one since.",
+    "Tapes older than a year are wiped with the degausser before they are reused.",
+    "The vault log records who took a tape out, when, and for which restore.",
+  ];
   for (let index = 0; index < pages; index++) {
     const page = document.addPage([400, 300]);
-    page.drawText(`Hostile fixture page ${index + 1}: the rotation schedule of the backup tapes.`, {
-      x: 20,
-      y: 250,
-      size: 10,
-      font,
+    // Different lines at different heights on each page: repeated ones would be dropped as running headers.
+    sentences.slice(index % 2).forEach((sentence, line) => {
+      page.drawText(`${index + 1}.${line + 1} ${sentence}`, {
+        x: 20,
+        y: 240 - line * 20 - index * 7,
+        size: 8,
+        font,
+      });
     });
   }
   decorate?.(document);
