@@ -37,7 +37,8 @@ const jsonLimit = 64 * 1024;
 function publicDocument({
   assistantId: _assistant,
   title: _title,
-  attempts: _attempts,
+  readAlone: _readAlone,
+  loneCrashes: _loneCrashes,
   ...record
 }: StoredDocument): DocumentRecord {
   return record;

@@ -73,3 +73,116 @@ describe("ingestion runner", () => {
     expect(searchableWhenReady).toEqual([true]);
   });
 });
+
+describe("ingestion runner after the service was killed while reading", () => {
+  const dir = mkdtempSync(join(tmpdir(), "cka-runner-crash-"));
+  const logger = createLogger("test");
+  let store: Store;
+  let pool: PdfExtractorPool;
+  let blobs: ReturnType<typeof createBlobStore>;
+  beforeAll(async () => {
+    store = await openStore({ pgliteDir: join(dir, "pglite") });
+    pool = createPdfExtractorPool({ size: 1 });
+    blobs = createBlobStore(join(dir, "blobs"));
+  });
+  afterAll(async () => {
+    await pool.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function addNotes(count: number) {
+    const assistant = await store.assistants.create("Crashes");
+    const datasource = await store.assistants.datasource(assistant.id, "default");
+    const documents = [];
+    for (let index = 0; index < count; index += 1) {
+      const text = `# Note ${index}\n\nKeep ${index} spare fuses in the drawer marked ${index}.\n`;
+      const blob = await blobs.write(Readable.from([Buffer.from(text)]), 1_000_000);
+      const { document } = await store.documents.add({
+        assistantId: assistant.id,
+        datasourceId: datasource.id,
+        fileName: `note-${index}.md`,
+        ...blob,
+      });
+      documents.push(document);
+    }
+    return { assistant, documents };
+  }
+
+  /** What a SIGKILL leaves behind, as the next start of the service finds it. */
+  const kill = () => store.documents.requeueInterrupted();
+
+  async function ingestAll(assistantId: string, readBlob = blobs.read) {
+    const indexes = createAssistantIndexes(store, logger);
+    const runner = createIngestionRunner({
+      store,
+      blobs: { ...blobs, read: readBlob },
+      indexes,
+      pdfPool: pool,
+      logger,
+      concurrency: 3,
+      ocr: false,
+      pollMs: null,
+    });
+    runner.start();
+    const settled = (status: string) => status === "ready" || status === "failed";
+    for (let attempt = 0; attempt < 200; attempt += 1) {
+      const documents = await store.documents.list(assistantId);
+      if (documents.every((document) => settled(document.status))) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await runner.stop();
+    await indexes.flush();
+    return store.documents.list(assistantId);
+  }
+
+  it("reads every document to the end after three kills while several were being read", async () => {
+    const { assistant, documents } = await addNotes(2);
+    for (let kills = 0; kills < 3; kills += 1) {
+      for (const _ of documents) await store.documents.claimNext({ othersInFlight: true });
+      await kill();
+    }
+    const after = await ingestAll(assistant.id);
+    expect(after.map((document) => [document.file_name, document.status, document.error])).toEqual([
+      ["note-0.md", "ready", undefined],
+      ["note-1.md", "ready", undefined],
+    ]);
+  });
+
+  it("reads documents cut off by a kill one at a time, so a later crash has one suspect", async () => {
+    const { assistant, documents } = await addNotes(3);
+    for (const _ of documents) await store.documents.claimNext({ othersInFlight: true });
+    await kill();
+    let reading = 0;
+    let mostAtOnce = 0;
+    const after = await ingestAll(assistant.id, async (sha256) => {
+      reading += 1;
+      mostAtOnce = Math.max(mostAtOnce, reading);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      reading -= 1;
+      return blobs.read(sha256);
+    });
+    expect(after.map((document) => document.status)).toEqual(["ready", "ready", "ready"]);
+    expect(mostAtOnce).toBe(1);
+  });
+
+  it("fails a document only after the service died three times while reading it alone", async () => {
+    const { assistant, documents } = await addNotes(2);
+    const [suspect] = documents;
+    for (const _ of documents) await store.documents.claimNext({ othersInFlight: true });
+    await kill();
+    for (let kills = 0; kills < 3; kills += 1) {
+      expect((await store.documents.claimNext())?.id).toBe(suspect?.id);
+      await kill();
+    }
+    const after = await ingestAll(assistant.id);
+    expect(after.map((document) => [document.file_name, document.status, document.error])).toEqual([
+      [
+        "note-0.md",
+        "failed",
+        "The service stopped 3 times while reading only this file; it may be malformed.",
+      ],
+      ["note-1.md", "ready", undefined],
+    ]);
+  });
+});

@@ -24,8 +24,13 @@ export interface IngestionOptions {
   leaseSeconds?: number;
 }
 
-/** A document whose reading crashed the process this many times is failed instead of retried again. */
-const maxAttempts = 3;
+/**
+ * A document is blamed for a crash of the service only with evidence: its reading is isolated first. A PDF that
+ * kills its extraction worker fails at once (see pdf/pool.ts); a crash of the whole process (SIGKILL, the OOM
+ * killer, a restart) names no culprit, so every document it cut off is read again, alone (see claimNext). It
+ * fails only after the service died this many times while reading it and nothing else.
+ */
+const maxLoneCrashes = 3;
 const progressEveryMs = 500;
 
 export function createIngestionRunner(options: IngestionOptions) {
@@ -37,14 +42,14 @@ export function createIngestionRunner(options: IngestionOptions) {
   let loop: Promise<void> | null = null;
 
   async function ingest(document: StoredDocument): Promise<void> {
-    if (document.attempts > maxAttempts) {
+    if (document.loneCrashes >= maxLoneCrashes) {
       await store.documents.fail(
         document.id,
-        `Reading this file was interrupted ${maxAttempts} times; it may be malformed.`,
+        `The service stopped ${maxLoneCrashes} times while reading only this file; it may be malformed.`,
       );
       return;
     }
-    logger.info("ingesting", { documentId: document.id, attempt: document.attempts });
+    logger.info("ingesting", { documentId: document.id, readAlone: document.readAlone });
     const renew = setInterval(
       () => {
         store.documents
@@ -120,25 +125,35 @@ export function createIngestionRunner(options: IngestionOptions) {
     }
   }
 
+  /** Until told of new work, the next poll, or (when some are being read) one of them finishing. */
+  async function idle(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+      if (options.pollMs !== null) setTimeout(resolve, options.pollMs).unref();
+      if (inFlight.size > 0) void Promise.race(inFlight).then(() => resolve());
+    });
+    wake = null;
+  }
+
   async function run(): Promise<void> {
+    let readingAlone = false;
     while (running) {
-      if (inFlight.size >= options.concurrency) {
+      if (inFlight.size >= options.concurrency || readingAlone) {
         await Promise.race(inFlight);
         continue;
       }
-      const document = await store.documents.claimNext(leaseSeconds).catch((error: unknown) => {
-        // The database may be restarting: keep the loop, look again after the pause below.
-        logger.warn("claiming a document failed", { error: String(error) });
-        return null;
-      });
-      if (!document) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          if (options.pollMs !== null) setTimeout(resolve, options.pollMs).unref();
+      const document = await store.documents
+        .claimNext({ othersInFlight: inFlight.size > 0, leaseSeconds })
+        .catch((error: unknown) => {
+          // The database may be restarting: keep the loop, look again after the pause below.
+          logger.warn("claiming a document failed", { error: String(error) });
+          return null;
         });
-        wake = null;
+      if (!document) {
+        await idle();
         continue;
       }
+      readingAlone = document.readAlone;
       const job = ingest(document).catch((error: unknown) =>
         logger.error("could not record an ingestion outcome", {
           documentId: document.id,
@@ -146,7 +161,10 @@ export function createIngestionRunner(options: IngestionOptions) {
         }),
       );
       inFlight.add(job);
-      void job.finally(() => inFlight.delete(job));
+      void job.finally(() => {
+        inFlight.delete(job);
+        if (document.readAlone) readingAlone = false;
+      });
     }
   }
 

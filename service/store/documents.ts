@@ -20,7 +20,8 @@ interface DocumentRow {
   pages: number | null;
   pages_done: number | null;
   passages: number | null;
-  attempts: number;
+  read_alone: boolean;
+  lone_crashes: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -28,11 +29,14 @@ interface DocumentRow {
 export interface StoredDocument extends DocumentRecord {
   assistantId: string;
   title: string | null;
-  attempts: number;
+  /** A crash of the service cut off an earlier reading of it: it is read with no other document beside it. */
+  readAlone: boolean;
+  /** Crashes of the service while it was reading this document and nothing else. */
+  loneCrashes: number;
 }
 
 const columns = `d.id, d.assistant_id, d.datasource_id, s.name as datasource_name, d.file_name, d.sha256, d.bytes,
-  d.status, d.error, d.warnings, d.title, d.pages, d.pages_done, d.passages, d.attempts, d.created_at, d.updated_at`;
+  d.status, d.error, d.warnings, d.title, d.pages, d.pages_done, d.passages, d.read_alone, d.lone_crashes, d.created_at, d.updated_at`;
 const fromDocuments = "documents d join datasources s on s.id = d.datasource_id";
 
 function toDocument(row: DocumentRow): StoredDocument {
@@ -52,7 +56,8 @@ function toDocument(row: DocumentRow): StoredDocument {
     ...(row.pages_done !== null ? { pages_done: row.pages_done } : {}),
     ...(row.passages !== null ? { passages: row.passages } : {}),
     title: row.title,
-    attempts: row.attempts,
+    readAlone: row.read_alone,
+    loneCrashes: row.lone_crashes,
     created_at: isoRequired(row.created_at),
     updated_at: isoRequired(row.updated_at),
   };
@@ -81,12 +86,20 @@ export function createDocumentStore(db: SqlQueryable, changes: ChangeSignal) {
 
   return {
     get,
-    /** Adds a document, or returns the existing one when the same bytes are already in the datasource. */
+    /**
+     * Adds a document, or returns the existing one when the same bytes are already in the datasource; an
+     * existing one that had failed is read again from scratch, since uploading it again is asking for that.
+     */
     async add(input: NewDocument): Promise<{ document: StoredDocument; duplicate: boolean }> {
       const id = randomId("doc");
-      const inserted = await db.query<{ id: string }>(
+      const written = await db.query<{ id: string }>(
         `insert into documents (id, assistant_id, datasource_id, file_name, sha256, bytes, status, error)
-         values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict (datasource_id, sha256) do nothing returning id`,
+         values ($1, $2, $3, $4, $5, $6, $7, $8)
+         on conflict (datasource_id, sha256) do update set status = excluded.status, error = excluded.error,
+           warnings = '[]', pages = null, pages_done = null, passages = null, read_alone = false,
+           lone_crashes = 0, lease_until = null, updated_at = now()
+         where documents.status = 'failed'
+         returning id`,
         [
           id,
           input.assistantId,
@@ -98,9 +111,10 @@ export function createDocumentStore(db: SqlQueryable, changes: ChangeSignal) {
           input.failure ?? null,
         ],
       );
-      if (inserted.length > 0) {
+      const [row] = written;
+      if (row) {
         changes.notify();
-        return { document: (await get(id))!, duplicate: false };
+        return { document: (await get(row.id))!, duplicate: row.id !== id };
       }
       const existing = await one(
         `select ${columns} from ${fromDocuments} where d.datasource_id = $1 and d.sha256 = $2`,
@@ -123,17 +137,26 @@ export function createDocumentStore(db: SqlQueryable, changes: ChangeSignal) {
       if (rows.length > 0) changes.notify();
       return rows.length > 0;
     },
-    /** Takes the oldest queued document (or one whose worker's lease ran out); safe across processes. */
-    async claimNext(lease = leaseSeconds): Promise<StoredDocument | null> {
+    /**
+     * Takes the next document to read; safe across processes. Documents whose reading a crash cut off (requeued,
+     * or still `processing` with a lapsed lease) come first and only to a caller reading nothing else, so that
+     * a later crash during their reading has one suspect; such a crash counts against them (`loneCrashes`).
+     * While one waits, a caller that is reading other documents gets nothing and should wait for them.
+     */
+    async claimNext(
+      options: { othersInFlight?: boolean; leaseSeconds?: number } = {},
+    ): Promise<StoredDocument | null> {
       const [row] = await db.query<{ id: string }>(
-        `update documents set status = 'processing', attempts = attempts + 1, error = null,
-           lease_until = now() + make_interval(secs => $1), updated_at = now()
-         where id = (
-           select id from documents
+        `with next as (
+           select id, (read_alone or status = 'processing') as suspect from documents
            where status = 'queued' or (status = 'processing' and lease_until < now())
-           order by created_at, id limit 1 for update skip locked)
-         returning id`,
-        [lease],
+           order by (read_alone or status = 'processing') desc, created_at, id limit 1 for update skip locked)
+         update documents d set status = 'processing', error = null, pages_done = 0,
+           lone_crashes = d.lone_crashes + case when d.status = 'processing' and d.read_alone then 1 else 0 end,
+           read_alone = next.suspect, lease_until = now() + make_interval(secs => $1), updated_at = now()
+         from next where d.id = next.id and ($2::int = 0 or not next.suspect)
+         returning d.id`,
+        [options.leaseSeconds ?? leaseSeconds, options.othersInFlight ? 1 : 0],
       );
       if (!row) return null;
       changes.notify();
@@ -159,10 +182,15 @@ export function createDocumentStore(db: SqlQueryable, changes: ChangeSignal) {
       );
       changes.notify();
     },
-    /** After a crash of the only process that owns the data, nothing is being worked on: requeue it all. */
+    /**
+     * After a crash of the only process that owns the data, nothing is being worked on: requeue it all, to be
+     * read alone; a document that was already read alone is the crash's only suspect, and that is counted.
+     */
     async requeueInterrupted(): Promise<number> {
       const rows = await db.query<{ id: string }>(
-        "update documents set status = 'queued', lease_until = null, updated_at = now() where status = 'processing' returning id",
+        `update documents set status = 'queued', lease_until = null, updated_at = now(), read_alone = true,
+           lone_crashes = lone_crashes + case when read_alone then 1 else 0 end
+         where status = 'processing' returning id`,
       );
       if (rows.length > 0) changes.notify();
       return rows.length;

@@ -29,7 +29,11 @@ export async function spawnService(
   });
   const url = await new Promise<string>((resolveUrl, reject) => {
     let stdout = "";
-    const timer = setTimeout(() => reject(new Error(`service did not start in 60 s:\n${stderr}`)), 60_000);
+    const timer = setTimeout(() => {
+      // Not left running: the caller never gets a handle to stop it.
+      child.kill("SIGKILL");
+      reject(new Error(`service did not start in 60 s:\n${stderr}`));
+    }, 60_000);
     child.stdout?.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
       const match = /serving on (http:\/\/\S+)/.exec(stdout);

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPostgres } from "../testing/postgres.ts";
+import { temporaryDirectory } from "../testing/temporary-directory.ts";
+import { openStore, type Store } from "./store.ts";
+
+const engines = [
+  {
+    name: "PGlite",
+    open: async () => ({
+      store: await openStore({ pgliteDir: temporaryDirectory("cka-pglite-") }),
+      stop: () => {},
+    }),
+  },
+  {
+    name: "PostgreSQL",
+    open: async () => {
+      const postgres = await startPostgres();
+      return {
+        store: await openStore({ databaseUrl: postgres.url, pgliteDir: "" }),
+        stop: () => postgres.stop(),
+      };
+    },
+  },
+];
+
+describe.each(engines)("document queue on $name", ({ open }) => {
+  let store: Store;
+  let stop: () => void;
+  beforeAll(async () => {
+    ({ store, stop } = await open());
+  });
+  afterAll(async () => {
+    await store?.close();
+    stop?.();
+  });
+
+  /** A fresh assistant per test, so that each test's queue holds only its own documents. */
+  async function queueOf(...names: string[]) {
+    const assistant = await store.assistants.create("Queue");
+    const datasource = await store.assistants.datasource(assistant.id, "default");
+    const input = (name: string) => ({
+      assistantId: assistant.id,
+      datasourceId: datasource.id,
+      fileName: `${name}.pdf`,
+      sha256: `${assistant.id}-${name}`,
+      bytes: 1,
+    });
+    const documents = [];
+    for (const name of names) documents.push((await store.documents.add(input(name))).document);
+    return { assistant, documents, input };
+  }
+
+  /** Earlier tests' documents, still queued or being read, are set aside. */
+  async function drainQueue() {
+    await store.documents.requeueInterrupted();
+    for (
+      let claimed = await store.documents.claimNext();
+      claimed;
+      claimed = await store.documents.claimNext()
+    ) {
+      await store.documents.fail(claimed.id, "left over");
+    }
+  }
+
+  it("tries a failed document again when the same bytes are uploaded again", async () => {
+    await drainQueue();
+    const { documents, input } = await queueOf("retry");
+    const first = documents[0]!;
+    expect((await store.documents.claimNext())?.id).toBe(first.id);
+    await store.documents.fail(first.id, "The PDF extraction worker stopped unexpectedly (exit code 1).");
+
+    const again = await store.documents.add(input("retry"));
+    expect(again.document).toMatchObject({ id: first.id, status: "queued" });
+    expect(again.document.error).toBeUndefined();
+    expect((await store.documents.claimNext())?.id).toBe(first.id);
+  });
+
+  it("shows no pages read when a document is picked up again after an interruption", async () => {
+    await drainQueue();
+    const { documents } = await queueOf("progress");
+    const document = documents[0]!;
+    await store.documents.claimNext();
+    await store.documents.progress(document.id, 40, 120);
+    await store.documents.requeueInterrupted();
+    const claimed = await store.documents.claimNext();
+    expect(claimed).toMatchObject({ id: document.id, status: "processing", pages_done: 0 });
+  });
+
+  it("hands a document cut off by a crash only to a worker reading nothing else, oldest first", async () => {
+    await drainQueue();
+    const { documents } = await queueOf("a", "b", "c");
+    const [a, b, c] = documents as [(typeof documents)[0], (typeof documents)[0], (typeof documents)[0]];
+    expect((await store.documents.claimNext())?.id).toBe(a.id);
+    expect((await store.documents.claimNext({ othersInFlight: true }))?.id).toBe(b.id);
+    await store.documents.requeueInterrupted();
+
+    // a and b were cut off, c was not: a is read first, alone; nothing joins it while it is read.
+    expect(await store.documents.claimNext({ othersInFlight: true })).toBeNull();
+    const alone = await store.documents.claimNext();
+    expect(alone).toMatchObject({ id: a.id, readAlone: true, loneCrashes: 0 });
+    expect(await store.documents.claimNext({ othersInFlight: true })).toBeNull();
+
+    // The process dies again while reading only a: that counts against a, and nothing against b.
+    await store.documents.requeueInterrupted();
+    expect(await store.documents.claimNext()).toMatchObject({ id: a.id, loneCrashes: 1 });
+    await store.documents.fail(a.id, "done with a");
+    expect(await store.documents.claimNext()).toMatchObject({ id: b.id, readAlone: true, loneCrashes: 0 });
+    await store.documents.fail(b.id, "done with b");
+    expect(await store.documents.claimNext({ othersInFlight: true })).toMatchObject({
+      id: c.id,
+      readAlone: false,
+    });
+  });
+});
