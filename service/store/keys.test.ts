@@ -1,5 +1,7 @@
 /** Key records: a last use written once a minute per key, and a cache that stays bounded and never outlives a revocation. */
 import { randomBytes } from "node:crypto";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { temporaryDirectory } from "../testing/temporary-directory.ts";
 import { createKeyStore } from "./keys.ts";
@@ -96,6 +98,13 @@ function countedLookups(db: SqlQueryable) {
   return { lookups, total, queryable };
 }
 
+setFlagsFromString("--expose-gc");
+const collectGarbage = runInNewContext("gc") as () => void;
+const heapUsedAfterCollection = () => {
+  collectGarbage();
+  return process.memoryUsage().heapUsed;
+};
+
 const alphanumeric = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 /** A well-formed key whose id no record has. */
 const unknownKey = () =>
@@ -111,6 +120,19 @@ describe("the key cache under a flood of unknown keys", () => {
     // Whatever is still cached is answered without the database: at most the limit.
     for (const key of flood) expect(await keys.verify(key)).toBeNull();
     expect(800 - total()).toBeLessThanOrEqual(50);
+  });
+
+  it("holds no more memory after 50,000 unknown keys than after its first thousand", async () => {
+    const emptyDatabase: SqlQueryable = { query: <Row>() => Promise.resolve<Row[]>([]) };
+    const keys = createKeyStore(emptyDatabase, { cacheMs: 60_000, limit: 1_000 });
+    for (let index = 0; index < 1_000; index += 1) await keys.verify(unknownKey());
+    const before = heapUsedAfterCollection();
+    for (let index = 0; index < 50_000; index += 1) await keys.verify(unknownKey());
+    const grown = heapUsedAfterCollection() - before;
+    // Unbounded, the 49,000 new ids held about 12 MB (about 250 bytes each).
+    expect(grown).toBeLessThan(2 * 1024 * 1024);
+    // Still in use, so the collection above could not free its cache.
+    expect(await keys.verify(unknownKey())).toBeNull();
   });
 
   it("keeps serving a genuine key from memory while unknown keys flood in", async () => {
