@@ -153,6 +153,31 @@ describe("the key cache under a flood of unknown keys", () => {
     expect(await keys.verify(key)).toBeNull();
   });
 
+  it("refuses a revoked key on its next use even when a lookup read it just before the revocation", async () => {
+    let releaseLookup = () => {};
+    const lookupHeld = new Promise<void>((resolve) => {
+      releaseLookup = resolve;
+    });
+    let holdLookups = false;
+    const heldDatabase: SqlQueryable = {
+      async query<Row>(sql: string, params?: readonly SqlValue[]): Promise<Row[]> {
+        const rows = await client.query<Row>(sql, params);
+        if (holdLookups && sql.includes("from api_keys where id = $1")) await lookupHeld;
+        return rows;
+      },
+    };
+    const keys = createKeyStore(heldDatabase, { cacheMs: 60_000, limit: 50 });
+    const { id, key } = await keys.create("asst_flood", ["ask"], "raced");
+    holdLookups = true;
+    const concurrent = keys.verify(key);
+    await keys.revoke(id);
+    releaseLookup();
+    holdLookups = false;
+    // The request that raced the revocation may pass; the next one may not.
+    await concurrent;
+    expect(await keys.verify(key)).toBeNull();
+  });
+
   it("looks a repeated unknown key up once, even on a shared database", async () => {
     const { total, queryable } = countedLookups(client);
     const keys = createKeyStore(queryable, { cacheMs: 0, limit: 50 });

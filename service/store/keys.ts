@@ -71,17 +71,21 @@ export function createKeyStore(db: SqlQueryable, options: KeyCacheOptions = { ca
   const unknown = new LRUCache<string, true>({ max: limit, ttl: unknownMs });
   /** When this process last wrote each key's use. */
   const usesWritten = new Map<string, number>();
+  /** Counts revocations and deletions, so a lookup that read a record before one of them does not cache it. */
+  let changes = 0;
   const lookup = async (id: string): Promise<KeyRow | undefined> => {
     const cached = known?.get(id);
     if (cached || unknown.has(id)) return cached;
+    const changesBefore = changes;
     const [row] = await db.query<KeyRow>(`select ${columns} from api_keys where id = $1`, [id]);
     if (!row) unknown.set(id, true);
-    else known?.set(id, row);
+    else if (changes === changesBefore) known?.set(id, row);
     return row;
   };
   return {
     /** Drops every cached record, e.g. after an assistant (and so its keys) was deleted. */
     forgetAll(): void {
+      changes += 1;
       known?.clear();
     },
     async create(assistantId: string, scopes: Scope[], name: string | null): Promise<KeyCreated> {
@@ -107,6 +111,7 @@ export function createKeyStore(db: SqlQueryable, options: KeyCacheOptions = { ca
         `update api_keys set revoked_at = coalesce(revoked_at, now()) where id = $1 returning ${columns}`,
         [id],
       );
+      changes += 1;
       known?.delete(id);
       return row ? toRecord(row) : null;
     },
