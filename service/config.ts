@@ -51,16 +51,24 @@ interface Secrets {
   tokenSecret: string;
 }
 
-/** Secrets not given in the environment are made once and kept (mode 0600) in the data folder. */
-function dataDirSecrets(dataDir: string): Secrets {
+/**
+ * Secrets are made once and kept (mode 0600) in the data folder. An admin token given in the environment
+ * replaces the kept one, so the file always holds the token in force: `cka --data` and scripts read it there.
+ */
+function dataDirSecrets(dataDir: string, adminTokenInForce: string | undefined): Secrets {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, "secrets.json");
-  if (existsSync(path)) return JSON.parse(readFileSync(path, "utf8")) as Secrets;
-  const secrets = {
-    adminToken: randomBytes(24).toString("base64url"),
-    tokenSecret: randomBytes(32).toString("base64url"),
-  };
-  writeFileSync(path, JSON.stringify(secrets), { mode: 0o600 });
+  const existed = existsSync(path);
+  const kept: Secrets = existed
+    ? (JSON.parse(readFileSync(path, "utf8")) as Secrets)
+    : {
+        adminToken: randomBytes(24).toString("base64url"),
+        tokenSecret: randomBytes(32).toString("base64url"),
+      };
+  const secrets = { ...kept, adminToken: adminTokenInForce ?? kept.adminToken };
+  if (!existed || secrets.adminToken !== kept.adminToken) {
+    writeFileSync(path, JSON.stringify(secrets), { mode: 0o600 });
+  }
   return secrets;
 }
 
@@ -72,10 +80,10 @@ export function loadConfig(dataDir: string, environment: NodeJS.ProcessEnv = pro
     );
   }
   const values = parsed.data;
-  const stored = dataDirSecrets(dataDir);
+  const stored = dataDirSecrets(dataDir, values.CKA_ADMIN_TOKEN);
   return {
     dataDir,
-    adminToken: values.CKA_ADMIN_TOKEN ?? stored.adminToken,
+    adminToken: stored.adminToken,
     tokenSecret: values.CKA_TOKEN_SECRET ?? stored.tokenSecret,
     databaseUrl: values.DATABASE_URL,
     publicUrl: values.CKA_PUBLIC_URL,

@@ -151,14 +151,13 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
     if (!verified.expired) {
       throw new HttpProblem(409, "refresh_not_allowed", "The token has not expired yet; keep using it.");
     }
-    if (!(await store.sessions.markRefreshed(payload.t))) {
+    if (payload.renewal_of !== undefined || !(await store.sessions.markRefreshed(payload.t))) {
       throw new HttpProblem(
         409,
         "refresh_not_allowed",
-        "This token was already renewed once; ask again for a new reference.",
+        "This reference was already renewed once; ask again for a new reference.",
       );
     }
-    const { v: _version, t: _id, exp: _expiry, ...claims } = payload;
-    return context.json(tokens.issue(claims));
+    return context.json(tokens.renew(payload));
   });
 }

@@ -91,7 +91,10 @@ export function createAssistantIndexes(store: Store, logger: Logger) {
     entry.saveTimer = null;
     const started = performance.now();
     const data = entry.index.serialize();
-    await store.snapshots.save(assistantId, { documentIds: [...entry.documentIds], data });
+    if (!(await store.snapshots.save(assistantId, { documentIds: [...entry.documentIds], data }))) {
+      logger.info("index snapshot dropped: its assistant was deleted", { assistantId });
+      return;
+    }
     logger.info("index snapshot saved", {
       assistantId,
       documents: entry.documentIds.size,

@@ -15,27 +15,38 @@ const payloadSchema = z.object({
   user: z.string(),
   session: z.string(),
   exp: z.int(),
+  /** On a renewed token, the id of the token it renewed: a renewal is not renewed again. */
+  renewal_of: z.string().optional(),
 });
 
 export type PdfTokenPayload = z.infer<typeof payloadSchema>;
-export type PdfTokenClaims = Omit<PdfTokenPayload, "v" | "t" | "exp">;
+export type PdfTokenClaims = Omit<PdfTokenPayload, "v" | "t" | "exp" | "renewal_of">;
 
 export type VerifiedToken = { valid: true; expired: boolean; payload: PdfTokenPayload } | { valid: false };
 
 export function createPdfTokens(secret: string, ttlSeconds: number, now: () => number = Date.now) {
   const sign = (body: string) => createHmac("sha256", secret).update(body).digest();
 
+  const seal = (fields: Omit<PdfTokenPayload, "v" | "t" | "exp">) => {
+    // Rounded up, so a token lives at least its TTL (rounding down left a 1 s TTL token 0–1 s).
+    const exp = Math.ceil(now() / 1000) + ttlSeconds;
+    const payload: PdfTokenPayload = { v: 1, t: randomId("tok", 16), ...fields, exp };
+    const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
+    return {
+      token: `${body}.${sign(body).toString("base64url")}`,
+      expires_at: new Date(exp * 1000).toISOString(),
+    };
+  };
+
   return {
     ttlSeconds,
     issue(claims: PdfTokenClaims): { token: string; expires_at: string } {
-      // Rounded up, so a token lives at least its TTL (rounding down left a 1 s TTL token 0–1 s).
-      const exp = Math.ceil(now() / 1000) + ttlSeconds;
-      const payload: PdfTokenPayload = { v: 1, t: randomId("tok", 16), ...claims, exp };
-      const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
-      return {
-        token: `${body}.${sign(body).toString("base64url")}`,
-        expires_at: new Date(exp * 1000).toISOString(),
-      };
+      return seal(claims);
+    },
+    /** A new token for the same claims, marked as the renewal of `payload`'s token. */
+    renew(payload: PdfTokenPayload): { token: string; expires_at: string } {
+      const { v: _version, t: id, exp: _expiry, renewal_of: _renewed, ...claims } = payload;
+      return seal({ ...claims, renewal_of: id });
     },
     /** Checks the signature first; only an authentic token says whether it has expired. */
     verify(token: string): VerifiedToken {

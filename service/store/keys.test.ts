@@ -1,4 +1,7 @@
-/** Recording a key's last use: once a minute per key, never a failure for the request that used it. */
+/** Key records: a last use written once a minute per key, and a cache that stays bounded and never outlives a revocation. */
+import { randomBytes } from "node:crypto";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { temporaryDirectory } from "../testing/temporary-directory.ts";
 import { createKeyStore } from "./keys.ts";
@@ -20,17 +23,19 @@ function watchedDatabase(db: SqlQueryable) {
   return { watched, queryable };
 }
 
-describe("a key's last use", () => {
-  let client: SqlClient;
-  beforeAll(async () => {
-    client = await openPglite(temporaryDirectory("cka-keys-"));
-    await migrate(client);
-    await client.execute(`insert into assistants (id, name) values ('asst_keys', 'Keys')`);
-  });
-  afterAll(async () => {
-    await client.close();
-  });
+let client: SqlClient;
+beforeAll(async () => {
+  client = await openPglite(temporaryDirectory("cka-keys-"));
+  await migrate(client);
+  await client.execute(
+    `insert into assistants (id, name) values ('asst_keys', 'Keys'), ('asst_flood', 'Flood')`,
+  );
+});
+afterAll(async () => {
+  await client.close();
+});
 
+describe("a key's last use", () => {
   const lastUsed = async (id: string) =>
     (await createKeyStore(client).list("asst_keys")).find((key) => key.id === id)?.last_used_at;
 
@@ -74,5 +79,119 @@ describe("a key's last use", () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     await second.recordUse(id);
     expect(await lastUsed(id)).toBe(written);
+  });
+});
+
+/** The real database, with its key lookups counted by the id looked up. */
+function countedLookups(db: SqlQueryable) {
+  const lookups = new Map<string, number>();
+  const queryable: SqlQueryable = {
+    query<Row>(sql: string, params?: readonly SqlValue[]): Promise<Row[]> {
+      if (sql.includes("from api_keys where id = $1")) {
+        const id = String(params?.[0]);
+        lookups.set(id, (lookups.get(id) ?? 0) + 1);
+      }
+      return db.query<Row>(sql, params);
+    },
+  };
+  const total = () => [...lookups.values()].reduce((sum, count) => sum + count, 0);
+  return { lookups, total, queryable };
+}
+
+setFlagsFromString("--expose-gc");
+const collectGarbage = runInNewContext("gc") as () => void;
+const heapUsedAfterCollection = () => {
+  collectGarbage();
+  return process.memoryUsage().heapUsed;
+};
+
+const alphanumeric = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+/** A well-formed key whose id no record has. */
+const unknownKey = () =>
+  `cka_live_${Array.from(randomBytes(20), (byte) => alphanumeric[byte % alphanumeric.length]).join("")}_${randomBytes(32).toString("base64url")}`;
+
+describe("the key cache under a flood of unknown keys", () => {
+  it("keeps at most its limit of records, however many unknown keys are tried", async () => {
+    const { total, queryable } = countedLookups(client);
+    const keys = createKeyStore(queryable, { cacheMs: 60_000, limit: 50 });
+    const flood = Array.from({ length: 400 }, unknownKey);
+    for (const key of flood) expect(await keys.verify(key)).toBeNull();
+    expect(total()).toBe(400);
+    // Whatever is still cached is answered without the database: at most the limit.
+    for (const key of flood) expect(await keys.verify(key)).toBeNull();
+    expect(800 - total()).toBeLessThanOrEqual(50);
+  });
+
+  it("holds no more memory after 50,000 unknown keys than after its first thousand", async () => {
+    const emptyDatabase: SqlQueryable = { query: <Row>() => Promise.resolve<Row[]>([]) };
+    const keys = createKeyStore(emptyDatabase, { cacheMs: 60_000, limit: 1_000 });
+    for (let index = 0; index < 1_000; index += 1) await keys.verify(unknownKey());
+    const before = heapUsedAfterCollection();
+    for (let index = 0; index < 50_000; index += 1) await keys.verify(unknownKey());
+    const grown = heapUsedAfterCollection() - before;
+    // Unbounded, the 49,000 new ids held about 12 MB (about 250 bytes each).
+    expect(grown).toBeLessThan(2 * 1024 * 1024);
+    // Still in use, so the collection above could not free its cache.
+    expect(await keys.verify(unknownKey())).toBeNull();
+  });
+
+  it("keeps serving a genuine key from memory while unknown keys flood in", async () => {
+    const { lookups, queryable } = countedLookups(client);
+    const keys = createKeyStore(queryable, { cacheMs: 60_000, limit: 50 });
+    const { id, key } = await keys.create("asst_flood", ["ask"], "genuine");
+    expect(await keys.verify(key)).toMatchObject({ id });
+    for (let index = 0; index < 400; index += 1) await keys.verify(unknownKey());
+    expect(await keys.verify(key)).toMatchObject({ id });
+    expect(lookups.get(id)).toBe(1);
+  });
+
+  it("refuses a revoked key on its very next use", async () => {
+    const keys = createKeyStore(client, { cacheMs: 60_000, limit: 50 });
+    const { id, key } = await keys.create("asst_flood", ["ask"], "revoked");
+    expect(await keys.verify(key)).toMatchObject({ id });
+    await keys.revoke(id);
+    expect(await keys.verify(key)).toBeNull();
+  });
+
+  it("refuses a revoked key on its next use even when a lookup read it just before the revocation", async () => {
+    let releaseLookup = () => {};
+    const lookupHeld = new Promise<void>((resolve) => {
+      releaseLookup = resolve;
+    });
+    let holdLookups = false;
+    const heldDatabase: SqlQueryable = {
+      async query<Row>(sql: string, params?: readonly SqlValue[]): Promise<Row[]> {
+        const rows = await client.query<Row>(sql, params);
+        if (holdLookups && sql.includes("from api_keys where id = $1")) await lookupHeld;
+        return rows;
+      },
+    };
+    const keys = createKeyStore(heldDatabase, { cacheMs: 60_000, limit: 50 });
+    const { id, key } = await keys.create("asst_flood", ["ask"], "raced");
+    holdLookups = true;
+    const concurrent = keys.verify(key);
+    await keys.revoke(id);
+    releaseLookup();
+    holdLookups = false;
+    // The request that raced the revocation may pass; the next one may not.
+    await concurrent;
+    expect(await keys.verify(key)).toBeNull();
+  });
+
+  it("looks a repeated unknown key up once, even on a shared database", async () => {
+    const { total, queryable } = countedLookups(client);
+    const keys = createKeyStore(queryable, { cacheMs: 0, limit: 50 });
+    const key = unknownKey();
+    for (let index = 0; index < 50; index += 1) expect(await keys.verify(key)).toBeNull();
+    expect(total()).toBe(1);
+  });
+
+  it("on a shared database, sees a revocation made by another process on the key's next use", async () => {
+    const here = createKeyStore(client, { cacheMs: 0, limit: 50 });
+    const elsewhere = createKeyStore(client, { cacheMs: 0, limit: 50 });
+    const { id, key } = await here.create("asst_flood", ["ask"], "shared");
+    expect(await here.verify(key)).toMatchObject({ id });
+    await elsewhere.revoke(id);
+    expect(await here.verify(key)).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 /** API keys: shown once, stored as a hash, checked in constant time, revocable at once. */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import type { KeyCreated, KeyRecord, Scope } from "../../sdk/core/index.ts";
 import { randomId } from "../ids.ts";
 import { iso, isoRequired } from "./rows.ts";
@@ -48,26 +49,44 @@ export interface VerifiedKey {
   scopes: Scope[];
 }
 
-/**
- * `cacheMs` > 0 keeps key records in memory; only safe when this process is the only writer (embedded
- * storage), because a revocation made by another process would go unseen until the entry expires.
- */
-export function createKeyStore(db: SqlQueryable, options: { cacheMs: number } = { cacheMs: 0 }) {
+/** Unknown ids are remembered this long: a key id is random and made at creation, so none turns known later. */
+const unknownMs = 60_000;
+
+export interface KeyCacheOptions {
+  /**
+   * How long a known key's record is kept in memory; 0 looks it up on every use. Only safe above 0 when this
+   * process is the only writer (embedded storage): a revocation made by another process goes unseen until then.
+   */
+  cacheMs: number;
+  /** Most known records, and most unknown ids, kept each; the least recently used go first. */
+  limit?: number;
+}
+
+export function createKeyStore(db: SqlQueryable, options: KeyCacheOptions = { cacheMs: 0 }) {
   const columns = "id, assistant_id, name, scopes, prefix, hash, created_at, revoked_at, last_used_at";
-  const cache = new Map<string, { row: KeyRow | undefined; at: number }>();
+  const limit = options.limit ?? 10_000;
+  // Two caches, so a flood of made-up keys pushes out only made-up keys, never the records of real ones.
+  const known =
+    options.cacheMs > 0 ? new LRUCache<string, KeyRow>({ max: limit, ttl: options.cacheMs }) : undefined;
+  const unknown = new LRUCache<string, true>({ max: limit, ttl: unknownMs });
   /** When this process last wrote each key's use. */
   const usesWritten = new Map<string, number>();
+  /** Counts revocations and deletions, so a lookup that read a record before one of them does not cache it. */
+  let changes = 0;
   const lookup = async (id: string): Promise<KeyRow | undefined> => {
-    const cached = cache.get(id);
-    if (cached && performance.now() - cached.at < options.cacheMs) return cached.row;
+    const cached = known?.get(id);
+    if (cached || unknown.has(id)) return cached;
+    const changesBefore = changes;
     const [row] = await db.query<KeyRow>(`select ${columns} from api_keys where id = $1`, [id]);
-    if (options.cacheMs > 0) cache.set(id, { row, at: performance.now() });
+    if (!row) unknown.set(id, true);
+    else if (changes === changesBefore) known?.set(id, row);
     return row;
   };
   return {
     /** Drops every cached record, e.g. after an assistant (and so its keys) was deleted. */
     forgetAll(): void {
-      cache.clear();
+      changes += 1;
+      known?.clear();
     },
     async create(assistantId: string, scopes: Scope[], name: string | null): Promise<KeyCreated> {
       const id = randomId("key");
@@ -92,7 +111,8 @@ export function createKeyStore(db: SqlQueryable, options: { cacheMs: number } = 
         `update api_keys set revoked_at = coalesce(revoked_at, now()) where id = $1 returning ${columns}`,
         [id],
       );
-      cache.delete(id);
+      changes += 1;
+      known?.delete(id);
       return row ? toRecord(row) : null;
     },
     /**

@@ -23,13 +23,17 @@ export function createSnapshotStore(db: SqlQueryable) {
           }
         : null;
     },
-    async save(assistantId: string, snapshot: IndexSnapshot): Promise<void> {
-      await db.query(
-        `insert into index_snapshots (assistant_id, document_ids, data) values ($1, $2::jsonb, decode($3, 'base64'))
+    /** Saves the snapshot; false, saving nothing, when the assistant no longer exists (deleted meanwhile). */
+    async save(assistantId: string, snapshot: IndexSnapshot): Promise<boolean> {
+      const rows = await db.query<{ assistant_id: string }>(
+        `insert into index_snapshots (assistant_id, document_ids, data)
+         select id, $2::jsonb, decode($3, 'base64') from assistants where id = $1
          on conflict (assistant_id) do update set document_ids = excluded.document_ids, data = excluded.data,
-           created_at = now()`,
+           created_at = now()
+         returning assistant_id`,
         [assistantId, JSON.stringify(snapshot.documentIds), Buffer.from(snapshot.data).toString("base64")],
       );
+      return rows.length > 0;
     },
   };
 }
