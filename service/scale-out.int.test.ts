@@ -1,5 +1,7 @@
 /** Two service processes on one PostgreSQL behave as one service: changes, rate limits, ingestion, outages. */
+import { execFileSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AdminClient, createAdminClient } from "./cli/admin-client.ts";
 import { evalPdfPath } from "./ingest/pdf/test-fixtures.ts";
@@ -24,6 +26,8 @@ const logLines = (service: SpawnedService): LogLine[] =>
 
 const loggedFor = (service: SpawnedService, message: string, documentId: string) =>
   logLines(service).filter((line) => line.message === message && line.documentId === documentId);
+
+const evalPdfNames = ["debian-reference.en.pdf", "developers-reference.pdf", "gnuplot.pdf"] as const;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -171,7 +175,8 @@ describe.skipIf(!postgresAvailable)("two service processes on one PostgreSQL", (
     loading = false;
     await load;
     expect(statuses.get(503)).toBeGreaterThan(0);
-    expect([...statuses.keys()].sort()).toEqual([200, 503]);
+    // 429 is the shared limit of this file's small budget, which a busy load loop may reach.
+    expect([...statuses.keys()].filter((status) => status !== 429).sort()).toEqual([200, 503]);
 
     const upload = await uploadFiles(first.url, assistant.id, [
       textFile("after.txt", "Recovered services ingest quinoa recipes again."),
@@ -191,8 +196,10 @@ describe.skipIf(!postgresAvailable)("two service processes on one PostgreSQL", (
   it("finishes a document on the other process, once, when the one reading it is killed", async () => {
     const assistant = await admin.createAssistant("killed");
     const key = (await admin.createKey(assistant.id, ["rag"])).key;
-    // The largest eval PDF: the 1,150-page octave.pdf of scripts/bench/large-pdf.ts takes minutes on a shared machine.
-    const large = evalPdfPath("debian-reference.en.pdf");
+    // Every eval PDF in one (about 800 pages): long enough to be cut off mid-reading on an idle machine too.
+    const large = join(temporaryDirectory("cka-scale-out-"), "large.pdf");
+    execFileSync("qpdf", ["--empty", "--pages", ...evalPdfNames.map((name) => evalPdfPath(name)), "--", large]);
+    const pages = Number(execFileSync("qpdf", ["--show-npages", large]).toString());
     const upload = await uploadFiles(first.url, assistant.id, [
       { name: "large.pdf", bytes: new Uint8Array(await readFile(large)) },
     ]);
@@ -208,14 +215,16 @@ describe.skipIf(!postgresAvailable)("two service processes on one PostgreSQL", (
     await victim.stop("SIGKILL");
     const survivor = victim === first ? second : first;
     const survivorAdmin = createAdminClient({ url: survivor.url, adminToken: testAdminToken });
+    const [atKill] = await survivorAdmin.listDocuments(assistant.id);
+    expect(atKill?.status, "the reading finished before the kill: nothing was tested").toBe("processing");
     const [finished] = await waitForDocuments(survivorAdmin, assistant.id, { timeoutMs: 90_000 }).catch(
       (error: Error) => {
         throw new Error(`${error.message}\n${survivor.logs().slice(-4000)}`);
       },
     );
-    expect(finished).toMatchObject({ status: "ready", pages: 261, pages_done: 261 });
+    expect(finished).toMatchObject({ status: "ready", pages, pages_done: pages });
     expect(loggedFor(victim, "document ready", documentId)).toHaveLength(0);
-    expect(loggedFor(survivor, "document ready", documentId)).toHaveLength(1);
+    expect(loggedFor(survivor, "document ready", documentId), survivor.logs().slice(-3000)).toHaveLength(1);
     const found = await rag(survivor.url, key, assistant.id, {
       query: "Osamu Aoki Debian Reference",
       max_results: 20,
