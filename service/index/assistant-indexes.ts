@@ -54,7 +54,7 @@ export function createAssistantIndexes(store: Store, logger: Logger) {
     const stale = [...indexed].filter((id) => !ready.has(id));
     const missing = [...ready].filter((id) => !indexed.has(id));
     for (const documentId of stale) index.removeDocument(documentId);
-    if (missing.length > 0) index.add((await store.passages.ofDocuments(missing)).map(toIndexedPassage));
+    if (missing.length > 0) for await (const batch of store.passages.forIndex(missing)) index.add(batch);
     const entry: Entry = { index, documentIds: ready, saveTimer: null };
     if (stale.length > 0 || missing.length > 0) scheduleSave(assistantId, entry);
     logger.info("index loaded", {
