@@ -41,6 +41,23 @@ async function readFloorShare({ files, share, shares }: FloorTask): Promise<numb
   return pages;
 }
 
+interface Timing {
+  seconds: number;
+  /** CPU time of every thread of the process: less sensitive than wall time to other load on the machine. */
+  cpuSeconds: number;
+}
+
+function startTiming(): { stop(): Timing } {
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  return {
+    stop() {
+      const used = process.cpuUsage(cpu);
+      return { seconds: (performance.now() - started) / 1000, cpuSeconds: (used.user + used.system) / 1e6 };
+    },
+  };
+}
+
 /** Floor threads live for the whole run, like the pool's, so neither side pays for starting threads. */
 function createFloorThreads(count: number) {
   const threads = Array.from({ length: count }, () => new Worker(new URL(import.meta.url)));
@@ -51,21 +68,18 @@ function createFloorThreads(count: number) {
       thread.postMessage(task);
     });
   return {
-    async round(files: string[]): Promise<number> {
-      const started = performance.now();
+    async round(files: string[]): Promise<Timing> {
+      const started = startTiming();
       await Promise.all(threads.map((thread, share) => run(thread, { files, share, shares: count })));
-      return (performance.now() - started) / 1000;
+      return started.stop();
     },
     close: () => Promise.all(threads.map((thread) => thread.terminate())),
   };
 }
 
-async function poolRound(
-  pool: PdfExtractorPool,
-  files: string[],
-): Promise<{ seconds: number; pages: number }> {
+async function poolRound(pool: PdfExtractorPool, files: string[]): Promise<Timing & { pages: number }> {
   const documents = await Promise.all(files.map(async (file) => new Uint8Array(await readFile(file))));
-  const started = performance.now();
+  const started = startTiming();
   const results = await Promise.all(
     documents.map(async (bytes, index) => {
       const extraction = await pool.extract(bytes, { ocr: false });
@@ -80,7 +94,7 @@ async function poolRound(
     }),
   );
   const pages = results.reduce((sum, extraction) => sum + extraction.pageCount, 0);
-  return { seconds: (performance.now() - started) / 1000, pages };
+  return { ...started.stop(), pages };
 }
 
 async function main(): Promise<void> {
@@ -96,18 +110,23 @@ async function main(): Promise<void> {
     await poolRound(pool, files);
     await floorThreads.round(files);
     const ratios: number[] = [];
+    const cpuRatios: number[] = [];
     for (let round = 0; round < rounds; round++) {
       const floor = await floorThreads.round(files);
       const ours = await poolRound(pool, files);
-      const ratio = floor / ours.seconds;
-      ratios.push(ratio);
+      ratios.push(floor.seconds / ours.seconds);
+      cpuRatios.push(floor.cpuSeconds / ours.cpuSeconds);
+      const rate = (timing: Timing) =>
+        `${(ours.pages / timing.seconds).toFixed(0)} pages/s, ${((1000 * timing.cpuSeconds) / ours.pages).toFixed(1)} CPU-ms/page`;
       console.log(
-        `round ${round + 1}: ${ours.pages} pages; pool + passages ${(ours.pages / ours.seconds).toFixed(0)} pages/s, ` +
-          `pdfjs floor ${(ours.pages / floor).toFixed(0)} pages/s (${size} threads): ${(100 * ratio).toFixed(0)}% of the floor`,
+        `round ${round + 1}: ${ours.pages} pages; pool + passages ${rate(ours)}; pdfjs floor (${size} threads) ${rate(floor)}`,
       );
     }
-    ratios.sort((a, b) => a - b);
-    console.log(`median ${(100 * ratios[Math.floor(ratios.length / 2)]!).toFixed(0)}% of the floor`);
+    const median = (values: number[]) =>
+      `${(100 * values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!).toFixed(0)}%`;
+    console.log(
+      `median speed ${median(ratios)} of the floor's, CPU efficiency ${median(cpuRatios)} of the floor's`,
+    );
   } finally {
     await pool.close();
     await floorThreads.close();
