@@ -9,19 +9,29 @@ export interface IndexSnapshot {
 
 // Snapshots cross the SQL boundary as base64 text: PGlite turned a 1.6 MB Uint8Array parameter into ~150 MB
 // of memory that its WASM heap then kept; the same bytes as base64 cost ~15 MB.
+/**
+ * A snapshot is read in slices: a 59 MB snapshot (100k passages) read whole grew PGlite's WASM heap,
+ * which never shrinks, by ~450 MB.
+ */
+const loadChunkBytes = 4 * 2 ** 20;
+
 export function createSnapshotStore(db: SqlQueryable) {
   return {
     async load(assistantId: string): Promise<IndexSnapshot | null> {
-      const [row] = await db.query<{ document_ids: unknown; data: string }>(
-        "select document_ids, encode(data, 'base64') as data from index_snapshots where assistant_id = $1",
+      const [row] = await db.query<{ document_ids: unknown; bytes: number }>(
+        "select document_ids, octet_length(data) as bytes from index_snapshots where assistant_id = $1",
         [assistantId],
       );
-      return row
-        ? {
-            documentIds: json<string[]>(row.document_ids),
-            data: new Uint8Array(Buffer.from(row.data, "base64")),
-          }
-        : null;
+      if (!row) return null;
+      const data = new Uint8Array(row.bytes);
+      for (let offset = 0; offset < row.bytes; offset += loadChunkBytes) {
+        const [chunk] = await db.query<{ part: string }>(
+          "select encode(substring(data from $2 for $3), 'base64') as part from index_snapshots where assistant_id = $1",
+          [assistantId, offset + 1, loadChunkBytes],
+        );
+        data.set(Buffer.from(chunk?.part ?? "", "base64"), offset);
+      }
+      return { documentIds: json<string[]>(row.document_ids), data };
     },
     async save(assistantId: string, snapshot: IndexSnapshot): Promise<void> {
       await db.query(
