@@ -71,7 +71,7 @@ export function createAssistantIndexes(store: Store, logger: Logger) {
     const missing = [...ready].filter((id) => !entry.documentIds.has(id));
     for (const documentId of stale) entry.index.removeDocument(documentId);
     if (missing.length > 0)
-      entry.index.add((await store.passages.ofDocuments(missing)).map(toIndexedPassage));
+      for await (const batch of store.passages.forIndex(missing)) entry.index.add(batch);
     entry.documentIds = ready;
     if (stale.length > 0 || missing.length > 0) scheduleSave(assistantId, entry);
     return { added: missing.length, removed: stale.length };

@@ -65,3 +65,68 @@ describe("stored sentence positions", () => {
     expect(read?.sentences).toEqual(passage.sentences);
   });
 });
+
+describe("passages read back for the index", () => {
+  let client: SqlClient;
+  let store: Store;
+  beforeAll(async () => {
+    client = await openPglite(temporaryDirectory("cka-passages-index-"));
+    await migrate(client);
+    store = createStore(client);
+  });
+  afterAll(async () => {
+    await client.close();
+  });
+
+  it("gives every passage of the documents once, in order, in bounded batches without positions", async () => {
+    const assistant = await store.assistants.create("Large");
+    const datasource = await store.assistants.datasource(assistant.id, "default");
+    const documentIds: string[] = [];
+    for (const [index, count] of [1500, 1200].entries()) {
+      const { document } = await store.documents.add({
+        assistantId: assistant.id,
+        datasourceId: datasource.id,
+        fileName: `part-${index}.pdf`,
+        sha256: `large-${index}`,
+        bytes: 1,
+      });
+      await store.documents.claimNext();
+      const passages = Array.from(
+        { length: count },
+        (_, ordinal): StoredPassage => ({
+          id: `psg_${index}_${ordinal}`,
+          documentId: document.id,
+          assistantId: assistant.id,
+          datasourceId: datasource.id,
+          ordinal,
+          kind: "pdf_highlight",
+          text: `Passage ${ordinal} of part ${index}.`,
+          heading: "Part",
+          title: "Large",
+          sentences: [{ text: `Passage ${ordinal} of part ${index}.`, start: 0, end: 20 }],
+          evidence: { kind: "pdf_highlight" },
+          pageStart: null,
+          pageEnd: null,
+        }),
+      );
+      await store.passages.commitDocument(document.id, passages, { title: null, pages: 1, warnings: [] });
+      documentIds.push(document.id);
+    }
+    const batches = [];
+    for await (const batch of store.passages.forIndex(documentIds)) batches.push(batch);
+    expect(batches.map((batch) => batch.length)).toEqual([2000, 700]);
+    const read = batches.flat();
+    const expected = [...documentIds].sort();
+    expect([...new Set(read.map((passage) => passage.documentId))]).toEqual(expected);
+    expect(new Set(read.map((passage) => passage.id)).size).toBe(2700);
+    expect(read[0]).toEqual({
+      id: expect.stringMatching(/^psg_\d_0$/),
+      documentId: expected[0],
+      datasourceId: datasource.id,
+      text: expect.stringMatching(/^Passage 0 of part \d\.$/),
+      title: "Large",
+      heading: "Part",
+      ordinal: 0,
+    });
+  });
+});

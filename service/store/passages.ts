@@ -69,6 +69,23 @@ const batchSize = 500;
 /** Passages never change once committed, so recently read ones are kept to spare the database a round trip. */
 const cachedPassages = 20_000;
 
+/**
+ * Rows read per query when the index is rebuilt from stored passages. PGlite's WASM memory grows to
+ * hold a whole result and never shrinks: all 100k passages of an assistant in one result kept ~600 MB.
+ */
+const indexBatchSize = 2000;
+
+/** What the index reads of a passage: no positions or evidence. */
+export interface IndexSourcePassage {
+  id: string;
+  documentId: string;
+  ordinal: number;
+  datasourceId: string;
+  text: string;
+  title: string;
+  heading: string;
+}
+
 /** `documentChanges` hears of each document a commit made ready. */
 export function createPassageStore(db: SqlClient, documentChanges: ChangeSignal) {
   const cache = new Map<string, PassageWithSource>();
@@ -137,6 +154,23 @@ export function createPassageStore(db: SqlClient, documentChanges: ChangeSignal)
         [documentIds],
       );
       return rows.map(toPassage);
+    },
+    /** The documents' passages as the index needs them, a batch at a time, in document and ordinal order. */
+    async *forIndex(documentIds: readonly string[]): AsyncGenerator<IndexSourcePassage[]> {
+      let after = { documentId: "", ordinal: -1 };
+      for (;;) {
+        const rows = await db.query<IndexSourcePassage>(
+          `select id, document_id as "documentId", datasource_id as "datasourceId", text, title, heading, ordinal
+           from passages where document_id = any($1::text[]) and (document_id, ordinal) > ($2, $3)
+           order by document_id, ordinal limit ${indexBatchSize}`,
+          [documentIds, after.documentId, after.ordinal],
+        );
+        if (rows.length === 0) return;
+        const last = rows.at(-1) as IndexSourcePassage;
+        after = { documentId: last.documentId, ordinal: last.ordinal };
+        yield rows;
+        if (rows.length < indexBatchSize) return;
+      }
     },
     /** Neighbours of a passage in its document, to read a claim in context. */
     async neighbours(documentId: string, ordinal: number, radius: number): Promise<PassageWithSource[]> {

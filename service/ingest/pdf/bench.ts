@@ -1,55 +1,138 @@
 /**
- * Benchmark: extracts the given PDFs (default: the three eval PDFs) with the worker pool, twice:
- * once with fresh workers, once warm. Prints pages/s and the process's peak RSS.
- * Usage: node service/ingest/pdf/bench.ts [--ocr] [file.pdf …]
+ * Benchmark: extraction by the worker pool (and passage building) against the floor, pdfjs's own
+ * `getTextContent` of every page in as many threads, interleaved so both see the same machine load.
+ * Usage: node service/ingest/pdf/bench.ts [--rounds=N] [file.pdf …]
  */
 import { readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { isMainThread, parentPort, Worker } from "node:worker_threads";
+import { buildPassages } from "../build-passages.ts";
+import { openPdf } from "./pdf-document.ts";
 import { createPdfExtractorPool, type PdfExtractorPool } from "./pool.ts";
 
 const defaultFiles = ["debian-reference.en.pdf", "developers-reference.pdf", "gnuplot.pdf"].map((name) =>
   path.resolve(import.meta.dirname, "../../../../shared/eval/pdfs", name),
 );
 
-async function round(pool: PdfExtractorPool, files: string[], ocr: boolean): Promise<string> {
-  const documents = await Promise.all(files.map(async (file) => new Uint8Array(await readFile(file))));
+interface FloorTask {
+  files: string[];
+  /** This thread reads the pages of its share: `[share / shares, (share + 1) / shares)` of each file. */
+  share: number;
+  shares: number;
+}
+
+/** Worker side of the floor: opens each file and reads its share of pages' text content, nothing more. */
+async function readFloorShare({ files, share, shares }: FloorTask): Promise<number> {
+  let pages = 0;
+  for (const file of files) {
+    const opened = await openPdf(new Uint8Array(await readFile(file)));
+    const count = opened.document.numPages;
+    const first = Math.floor((count * share) / shares);
+    const end = Math.floor((count * (share + 1)) / shares);
+    for (let index = first; index < end; index++) {
+      const page = await opened.document.getPage(index + 1);
+      await page.getTextContent();
+      page.cleanup();
+      pages++;
+    }
+    await opened.close();
+  }
+  return pages;
+}
+
+interface Timing {
+  seconds: number;
+  /** CPU time of every thread of the process: less sensitive than wall time to other load on the machine. */
+  cpuSeconds: number;
+}
+
+function startTiming(): { stop(): Timing } {
   const started = performance.now();
-  const cpuBefore = process.cpuUsage();
-  const results = await Promise.all(documents.map((bytes) => pool.extract(bytes, { ocr })));
-  const seconds = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
-  // CPU time of all threads: on a shared machine it shows the cost independently of other load.
-  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-  const pages = results.reduce((sum, extraction) => sum + extraction.pageCount, 0);
-  const sentences = results.reduce(
-    (sum, extraction) => sum + extraction.blocks.reduce((count, block) => count + block.sentences.length, 0),
-    0,
+  const cpu = process.cpuUsage();
+  return {
+    stop() {
+      const used = process.cpuUsage(cpu);
+      return { seconds: (performance.now() - started) / 1000, cpuSeconds: (used.user + used.system) / 1e6 };
+    },
+  };
+}
+
+/** Floor threads live for the whole run, like the pool's, so neither side pays for starting threads. */
+function createFloorThreads(count: number) {
+  const threads = Array.from({ length: count }, () => new Worker(new URL(import.meta.url)));
+  const run = (thread: Worker, task: FloorTask) =>
+    new Promise<number>((resolve, reject) => {
+      thread.once("message", resolve);
+      thread.once("error", reject);
+      thread.postMessage(task);
+    });
+  return {
+    async round(files: string[]): Promise<Timing> {
+      const started = startTiming();
+      await Promise.all(threads.map((thread, share) => run(thread, { files, share, shares: count })));
+      return started.stop();
+    },
+    close: () => Promise.all(threads.map((thread) => thread.terminate())),
+  };
+}
+
+async function poolRound(pool: PdfExtractorPool, files: string[]): Promise<Timing & { pages: number }> {
+  const documents = await Promise.all(files.map(async (file) => new Uint8Array(await readFile(file))));
+  const started = startTiming();
+  const results = await Promise.all(
+    documents.map(async (bytes, index) => {
+      const extraction = await pool.extract(bytes, { ocr: false });
+      buildPassages(extraction.blocks, {
+        assistantId: "asst_bench",
+        datasourceId: "ds_bench",
+        documentId: `doc_${index}`,
+        sha256: String(index),
+        title: extraction.title ?? "",
+      });
+      return extraction;
+    }),
   );
-  const perCpuSecond = (pages / cpuSeconds).toFixed(1);
-  return `${pages} pages, ${sentences} sentences in ${seconds.toFixed(2)} s: ${(pages / seconds).toFixed(1)} pages/s (CPU ${cpuSeconds.toFixed(2)} s, ${perCpuSecond} pages per CPU-second)`;
+  const pages = results.reduce((sum, extraction) => sum + extraction.pageCount, 0);
+  return { ...started.stop(), pages };
 }
 
 async function main(): Promise<void> {
-  const named = process.argv.slice(2).filter((argument) => !argument.startsWith("--"));
+  const args = process.argv.slice(2);
+  const named = args.filter((argument) => !argument.startsWith("--"));
+  const rounds = Number(args.find((argument) => argument.startsWith("--rounds="))?.slice(9) ?? 3);
   const files = named.length > 0 ? named : defaultFiles;
-  const ocr = process.argv.includes("--ocr");
   const size = os.availableParallelism();
-  let sampledPeak = process.memoryUsage().rss;
-  const sampler = setInterval(() => {
-    sampledPeak = Math.max(sampledPeak, process.memoryUsage().rss);
-  }, 20);
   const pool = createPdfExtractorPool({ size });
+  const floorThreads = createFloorThreads(size);
   try {
-    console.log(`${files.length} PDFs, ${size} workers, OCR ${ocr ? "on" : "off"}`);
-    console.log(`cold (workers start): ${await round(pool, files, ocr)}`);
-    console.log(`warm:                 ${await round(pool, files, ocr)}`);
-    const peak = Math.max(sampledPeak, process.resourceUsage().maxRSS * 1024);
-    console.log(`peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB (main thread + workers, one process)`);
+    // Warms both sides' threads and pdfjs; not counted.
+    await poolRound(pool, files);
+    await floorThreads.round(files);
+    const ratios: number[] = [];
+    const cpuRatios: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const floor = await floorThreads.round(files);
+      const ours = await poolRound(pool, files);
+      ratios.push(floor.seconds / ours.seconds);
+      cpuRatios.push(floor.cpuSeconds / ours.cpuSeconds);
+      const rate = (timing: Timing) =>
+        `${(ours.pages / timing.seconds).toFixed(0)} pages/s, ${((1000 * timing.cpuSeconds) / ours.pages).toFixed(1)} CPU-ms/page`;
+      console.log(
+        `round ${round + 1}: ${ours.pages} pages; pool + passages ${rate(ours)}; pdfjs floor (${size} threads) ${rate(floor)}`,
+      );
+    }
+    const median = (values: number[]) =>
+      `${(100 * values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!).toFixed(0)}%`;
+    console.log(
+      `median speed ${median(ratios)} of the floor's, CPU efficiency ${median(cpuRatios)} of the floor's`,
+    );
   } finally {
-    clearInterval(sampler);
     await pool.close();
+    await floorThreads.close();
   }
 }
 
-await main();
+if (isMainThread) await main();
+else
+  parentPort?.on("message", async (task: FloorTask) => parentPort?.postMessage(await readFloorShare(task)));

@@ -1,0 +1,27 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { temporaryDirectory } from "../testing/temporary-directory.ts";
+import { migrate } from "./migrate.ts";
+import { openPglite, type SqlClient } from "./sql-client.ts";
+import { createStore, type Store } from "./store.ts";
+
+let client: SqlClient;
+let store: Store;
+beforeAll(async () => {
+  client = await openPglite(temporaryDirectory("cka-snapshots-"));
+  await migrate(client);
+  store = createStore(client);
+});
+afterAll(async () => {
+  await client.close();
+});
+
+it("gives back a snapshot larger than one read slice byte for byte", async () => {
+  const assistant = await store.assistants.create("Large index");
+  const data = new Uint8Array(9 * 2 ** 20 + 12_345);
+  for (let index = 0; index < data.length; index++) data[index] = (index * 2_654_435_761) >>> 24;
+  await store.snapshots.save(assistant.id, { documentIds: ["doc_a"], data });
+  const loaded = await store.snapshots.load(assistant.id);
+  expect(loaded?.documentIds).toEqual(["doc_a"]);
+  expect(loaded?.data.length).toBe(data.length);
+  expect(Buffer.compare(Buffer.from(loaded?.data ?? []), Buffer.from(data))).toBe(0);
+});
