@@ -72,4 +72,5 @@ export {
   segmentAnswer,
   type TextSegment,
 } from "./segment-answer.ts";
+export { isStorableText, unstorableTextErrors, unstorableTextMessage } from "./storable-text.ts";
 export { SDK_VERSION } from "./version.ts";

@@ -115,7 +115,7 @@ describe("createServiceHandler: guards", () => {
     expect(wrongMethod.headers.get("Allow")).toBe("POST");
   });
 
-  it("answers 404 to ids with control characters on every route, before a SQL store sees them", async () => {
+  it("answers 404 to ids with control characters and 422 to text PostgreSQL cannot store, before a SQL store sees them", async () => {
     const pglite = new PGlite();
     const store = createSqlServiceStore({ client: pglite });
     await store.migrate();
@@ -136,8 +136,22 @@ describe("createServiceHandler: guards", () => {
           expect(response.status, `${method} ${path}`).toBe(404);
         }
       }
+      for (const text of ["a\u0000b", "\ud800", "lone \udc00 low"]) {
+        const body = (field: string) => JSON.stringify({ [field]: text });
+        for (const [method, path, field] of [
+          ["POST", "/conversations", "title"],
+          ["PATCH", `/conversations/${mine}`, "title"],
+          ["POST", `/conversations/${mine}/ask`, "message"],
+          ["POST", "/rag", "query"],
+        ] as const) {
+          const response = await call(method, path, { user: "alice", body: body(field) });
+          expect(response.status, `${method} ${path} ${JSON.stringify(text)}`).toBe(422);
+          expect((await problemOf(response)).errors).toEqual([{ path: field, message: expect.any(String) }]);
+        }
+      }
       expect(errors).toEqual([]);
       expect(await store.getConversation("alice", mine)).not.toBeNull();
+      expect(await store.listMessages("alice", mine)).toEqual([]);
     } finally {
       await pglite.close();
     }

@@ -1,5 +1,6 @@
 /** Request bodies at the handler's edge: 413 when too large, 415/400 when unreadable, 422 when out of bounds. */
 import type { z } from "zod";
+import { unstorableTextErrors } from "../core/index.ts";
 import { HandlerProblem } from "./handler-problem.ts";
 
 /**
@@ -40,12 +41,17 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
  * const { title } = parseBody(conversationCreateSchema, body);
  */
 export function parseBody<Schema extends z.ZodType>(schema: Schema, body: unknown): z.output<Schema> {
-  const result = schema.safeParse(body);
-  if (result.success) return result.data;
-  const errors = result.error.issues.map((issue) => ({
-    path: issue.path.map(String).join(".") || "(body)",
-    message: issue.message,
-  }));
+  // Checked first: a store on PostgreSQL would fail the query (U+0000) or change the text (a lone surrogate).
+  const unstorable = unstorableTextErrors(body);
+  const result = unstorable.length > 0 ? null : schema.safeParse(body);
+  if (result?.success) return result.data;
+  const errors =
+    result === null
+      ? unstorable
+      : result.error.issues.map((issue) => ({
+          path: issue.path.map(String).join(".") || "(body)",
+          message: issue.message,
+        }));
   const first = errors[0];
   throw new HandlerProblem(
     422,

@@ -1,24 +1,7 @@
 /** Reading request bodies at the edge: 400 for unreadable, 413 for too large, 422 for out of bounds or unstorable text. */
 import type { z } from "zod";
+import { unstorableTextErrors } from "../../sdk/core/index.ts";
 import { type FieldError, HttpProblem } from "./problem.ts";
-
-/** PostgreSQL text cannot hold U+0000, and a lone surrogate has no UTF-8 form (it would be stored as U+FFFD). */
-const unstorable = /[\0\p{Cs}]/u;
-
-export function isStorableText(text: string): boolean {
-  return !unstorable.test(text);
-}
-
-const unstorableMessage = "must not contain U+0000 or an unpaired surrogate";
-
-/** Every string in a parsed body that the database could not store as sent, by its path. */
-export function unstorableTextErrors(value: unknown, path: string[] = []): FieldError[] {
-  if (typeof value === "string") {
-    return isStorableText(value) ? [] : [{ path: path.join(".") || "(body)", message: unstorableMessage }];
-  }
-  if (value === null || typeof value !== "object") return [];
-  return Object.entries(value).flatMap(([key, item]) => unstorableTextErrors(item, [...path, key]));
-}
 
 /** A 422 naming each field whose text could not be stored; nothing when every field can be. */
 export function assertStorableText(value: unknown): void {
