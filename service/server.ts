@@ -1,14 +1,15 @@
 /** Starts the service on a host and port and stops it cleanly (in-flight work finishes, storage closes). */
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { serve } from "@hono/node-server";
+import { getRequestListener } from "@hono/node-server";
 import { createExtractiveEngine, defaultEngineSettings } from "./answer/extractive-engine.ts";
 import { createFallbackEngine } from "./answer/llm/fallback-engine.ts";
 import { createLlmEngine } from "./answer/llm/llm-engine.ts";
 import { loadConfig } from "./config.ts";
 import { mountAdminRoutes } from "./http/admin-routes.ts";
 import { createHttpApp } from "./http/app.ts";
-import { answerClientError } from "./http/client-error.ts";
+import { answerAdapterError, answerClientError } from "./http/client-error.ts";
 import { mountPublicRoutes } from "./http/public-routes.ts";
 import { createRateLimiter, createSharedRateLimiter } from "./http/rate-limit.ts";
 import { settleUnreadBody } from "./http/unread-body.ts";
@@ -65,12 +66,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       baseUrl: () => config.publicUrl ?? url,
     });
   });
-  const server = serve({
-    fetch: async (request, bindings) =>
-      settleUnreadBody(bindings.incoming, await app.fetch(request, bindings)),
-    hostname: options.host,
-    port: options.port,
-  });
+  // The adapter's listener on Node's own server: `serve` does not pass on an errorHandler.
+  const server = createServer(
+    getRequestListener(
+      async (request, bindings) => settleUnreadBody(bindings.incoming, await app.fetch(request, bindings)),
+      { hostname: options.host, errorHandler: (error) => answerAdapterError(error, logger) },
+    ),
+  );
+  server.listen(options.port, options.host);
   server.on("clientError", (error: Error, socket: Duplex) => answerClientError(error, socket, logger));
   try {
     await new Promise<void>((resolve, reject) => {

@@ -5,9 +5,10 @@
  */
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
+import { RequestError } from "@hono/node-server";
 import type { ErrorCode } from "../../sdk/core/index.ts";
 import type { Logger } from "../logger.ts";
-import { HttpProblem } from "./problem.ts";
+import { HttpProblem, internalProblem } from "./problem.ts";
 import { newRequestId } from "./request-id.ts";
 
 interface ParserError extends Error {
@@ -58,4 +59,22 @@ export function answerClientError(error: ParserError, socket: Duplex, logger: Lo
       body,
     ].join("\r\n"),
   );
+}
+
+/**
+ * For @hono/node-server's `errorHandler`: a request Node parsed but the adapter cannot turn into a URL (a
+ * backslash in the path, a Host that is no host) is the client's 400; anything else there is ours.
+ */
+export function answerAdapterError(error: unknown, logger: Logger): Response {
+  const requestId = newRequestId();
+  if (error instanceof RequestError) {
+    logger.warn("request refused by the HTTP adapter", { requestId, error: error.message });
+    return new HttpProblem(
+      400,
+      "invalid_request",
+      "The request's path or Host header is not a valid URL.",
+    ).toResponse(requestId);
+  }
+  logger.error("the HTTP adapter failed", { requestId, error: String(error) });
+  return internalProblem().toResponse(requestId);
 }

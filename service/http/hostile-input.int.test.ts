@@ -199,6 +199,16 @@ describe("requests the HTTP parser refuses before the app sees them", () => {
       status: 431,
     },
     {
+      name: "a backslash in the path, which no URL may hold",
+      bytes: "GET /a\\b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+      status: 400,
+    },
+    {
+      name: "a Host header that is not a host",
+      bytes: "GET /healthz HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n",
+      status: 400,
+    },
+    {
       name: "a malformed chunked body",
       bytes:
         "POST /admin/v1/assistants HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
