@@ -25,10 +25,13 @@ const scaleOutSection: ScaleOutSection = twoProcessRag;
 const { values: flags } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
-    out: { type: "string", default: resolve(import.meta.dirname, "../bench/results.json") },
+    out: { type: "string" },
   },
 });
 const quick = flags.quick;
+// A smoke run never overwrites the figures of a full one.
+const out =
+  flags.out ?? resolve(import.meta.dirname, quick ? "../bench/results-quick.json" : "../bench/results.json");
 const rounds = quick ? 1 : 3;
 const scales = quick ? [10_000] : [10_000, 100_000];
 const started = performance.now();
@@ -163,8 +166,8 @@ const machine = {
   rounds,
   minutes: Math.round((performance.now() - started) / 600) / 100,
 };
-mkdirSync(resolve(flags.out, ".."), { recursive: true });
-writeFileSync(flags.out, `${JSON.stringify({ machine, rows }, null, 2)}\n`);
+mkdirSync(resolve(out, ".."), { recursive: true });
+writeFileSync(out, `${JSON.stringify({ machine, rows }, null, 2)}\n`);
 console.log(
-  `\nwritten to ${flags.out}; ratio = ours / floor (for pages/s and req/s above 1 is better, for ms and MiB below 1)`,
+  `\nwritten to ${out}; ratio = ours / floor (for pages/s and req/s above 1 is better, for ms and MiB below 1)`,
 );

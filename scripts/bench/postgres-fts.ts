@@ -32,7 +32,7 @@ export async function createPostgresFts(
   await client.query(`analyze ${table}`);
   // plainto_tsquery joins words with AND, which finds nothing for most questions; OR them instead.
   const sql = `select id from ${table},
-      replace(plainto_tsquery('english', $1)::text, '&', '|')::tsquery as query
+      (select replace(plainto_tsquery('english', $1)::text, '&', '|')::tsquery as query) as question
     where document @@ query order by ts_rank_cd(document, query) desc limit 5`;
   return {
     name: "PostgreSQL FTS",
