@@ -12,7 +12,6 @@ export interface BenchService {
   /** Sent as-is with every public request. */
   headers: Record<string, string>;
   assistantId: string;
-  stop(): Promise<void>;
 }
 
 /** Shared by every process of one benchmark so that two services on one PostgreSQL accept the same keys. */
@@ -51,9 +50,6 @@ export async function attach(service: SpawnedService, assistantId?: string): Pro
       Authorization: `Bearer ${key.key}`,
       "X-App-Code": "selfserve",
       "Content-Type": "application/json",
-    },
-    stop: async () => {
-      await service.stop();
     },
   };
 }

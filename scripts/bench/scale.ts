@@ -4,7 +4,7 @@
  */
 import { temporaryDirectory } from "../../service/testing/temporary-directory.ts";
 import { askRows } from "./ask.ts";
-import { attach, rag, startService } from "./bench-service.ts";
+import { attach, type BenchService, rag, startService } from "./bench-service.ts";
 import { createMiniSearch, createOrama, heapInUse, type PeerEngine } from "./peers.ts";
 import { createPostgresFts } from "./postgres-fts.ts";
 import type { Origin } from "./qa.ts";
@@ -25,7 +25,7 @@ const mib = (bytes: number) => bytes / 1024 / 1024;
 export const label = (count: number) => `${count >= 1000 ? `${count / 1000}k` : count} passages`;
 
 /** RSS of the service before and after it loads `assistantId`'s index, a small assistant answering first. */
-export async function serviceGrowthMiB(bench: Awaited<ReturnType<typeof attach>>): Promise<number> {
+export async function serviceGrowthMiB(bench: BenchService): Promise<number> {
   const empty = await attach(bench.service);
   await rag(empty, "warm up");
   await new Promise((resolve) => setTimeout(resolve, 1000));

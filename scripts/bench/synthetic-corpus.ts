@@ -28,6 +28,9 @@ export type StoreLocation = { databaseUrl?: string; pgliteDir: string };
 
 export const pgliteOf = (dataDir: string): StoreLocation => ({ pgliteDir: join(dataDir, "pglite") });
 
+/** openStore ignores the PGlite folder when given a PostgreSQL URL. */
+export const postgresAt = (databaseUrl: string): StoreLocation => ({ databaseUrl, pgliteDir: "" });
+
 /** Deterministic, so two runs measure the same corpus. */
 function random(seed: number): () => number {
   let state = seed;

@@ -7,7 +7,7 @@
 import { attach, type BenchService, rag, startService } from "./bench-service.ts";
 import { answerable } from "./qa.ts";
 import { label, serviceGrowthMiB } from "./scale.ts";
-import { type SeedPassage, writeSyntheticCorpus } from "./synthetic-corpus.ts";
+import { postgresAt, type SeedPassage, writeSyntheticCorpus } from "./synthetic-corpus.ts";
 import { type BenchRow, benchRow, median } from "./table.ts";
 
 export interface ScaleOutContext {
@@ -41,7 +41,7 @@ async function throughput(services: readonly BenchService[], requests: number): 
 
 export async function twoProcessRag(context: ScaleOutContext): Promise<ScaleOutResult> {
   const { assistantId } = await writeSyntheticCorpus(
-    { databaseUrl: context.databaseUrl, pgliteDir: "" },
+    postgresAt(context.databaseUrl),
     context.seed,
     context.count,
   );
