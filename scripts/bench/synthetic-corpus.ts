@@ -1,8 +1,35 @@
-/** A 100k-passage corpus for latency at scale: the dev passages repeated with shuffled words, so no two are equal. */
+/**
+ * Corpora at scale: the dev passages repeated with rotated words, so no two are equal, each remembering
+ * the file and pages of the passage it came from so that hit@5 can be scored at any size.
+ */
 import { join } from "node:path";
 import type { StoredPassage } from "../../service/domain.ts";
 import { durableId } from "../../service/ids.ts";
 import { openStore } from "../../service/store/store.ts";
+
+/** What a peer indexes and what hit@5 scores, for one passage. */
+export interface CorpusPassage {
+  id: string;
+  title: string;
+  heading: string;
+  text: string;
+  /** The dev file and 1-based pages of the passage this one was made from. */
+  fileName: string;
+  pages: number[];
+}
+
+export interface SeedPassage {
+  stored: StoredPassage;
+  fileName: string;
+  pages: number[];
+}
+
+export type StoreLocation = { databaseUrl?: string; pgliteDir: string };
+
+export const pgliteOf = (dataDir: string): StoreLocation => ({ pgliteDir: join(dataDir, "pglite") });
+
+/** openStore ignores the PGlite folder when given a PostgreSQL URL. */
+export const postgresAt = (databaseUrl: string): StoreLocation => ({ databaseUrl, pgliteDir: "" });
 
 /** Deterministic, so two runs measure the same corpus. */
 function random(seed: number): () => number {
@@ -13,67 +40,100 @@ function random(seed: number): () => number {
   };
 }
 
-export async function readPassages(dataDir: string): Promise<StoredPassage[]> {
-  const store = await openStore({ pgliteDir: join(dataDir, "pglite") });
+const pagesOf = (passage: StoredPassage): number[] => [
+  ...new Set(
+    passage.sentences.flatMap((sentence) => (sentence.spans ?? []).map((span) => span.page_index + 1)),
+  ),
+];
+
+/** The ready passages of the first assistant in a data folder, with their file names. */
+export async function readPassages(location: StoreLocation): Promise<SeedPassage[]> {
+  const store = await openStore(location);
   try {
     const [assistant] = await store.assistants.list();
+    const fileNames = new Map(
+      (await store.documents.list(assistant!.id)).map((row) => [row.id, row.file_name]),
+    );
     const documents = await store.documents.readyDocumentIds(assistant!.id);
-    return await store.passages.ofDocuments(documents);
+    return (await store.passages.ofDocuments(documents)).map((stored) => ({
+      stored,
+      fileName: fileNames.get(stored.documentId)!,
+      pages: pagesOf(stored),
+    }));
   } finally {
     await store.close();
   }
 }
 
-/** Writes `count` passages derived from `seed` into a new assistant of the data dir; returns its id. */
-export async function writeSyntheticCorpus(
-  dataDir: string,
-  seed: readonly StoredPassage[],
+/** The passages `writeSyntheticCorpus` writes for `count`, without writing them (for the in-process peers). */
+export function syntheticPassages(
+  seed: readonly SeedPassage[],
   count: number,
-): Promise<string> {
-  const store = await openStore({ pgliteDir: join(dataDir, "pglite") });
+  assistantId = "asst_synthetic",
+) {
+  const next = random(42);
+  return Array.from({ length: count }, (_, index): CorpusPassage & { original: StoredPassage } => {
+    const original = seed[index % seed.length]!;
+    const words = original.stored.text.split(" ");
+    const cut = Math.floor(next() * words.length);
+    return {
+      id: durableId("psg", assistantId, index),
+      title: original.stored.title,
+      heading: original.stored.heading,
+      text: [...words.slice(cut), ...words.slice(0, cut)].join(" "),
+      fileName: original.fileName,
+      pages: original.pages,
+      original: original.stored,
+    };
+  });
+}
+
+/** Writes `count` passages derived from `seed` into a new assistant; returns its id and the passages. */
+export async function writeSyntheticCorpus(
+  location: StoreLocation,
+  seed: readonly SeedPassage[],
+  count: number,
+): Promise<{ assistantId: string; passages: CorpusPassage[] }> {
+  const store = await openStore(location);
   try {
     const assistant = await store.assistants.create("Scale");
     const datasource = await store.assistants.datasource(assistant.id, "default");
-    const next = random(42);
+    const corpus = syntheticPassages(seed, count, assistant.id);
     const perDocument = 2000;
     for (let start = 0; start < count; start += perDocument) {
       const { document } = await store.documents.add({
         assistantId: assistant.id,
         datasourceId: datasource.id,
         fileName: `synthetic-${start / perDocument}.pdf`,
-        sha256: `synthetic-${start}`,
+        sha256: `synthetic-${assistant.id}-${start}`,
         bytes: 1,
       });
       await store.documents.claimNext();
-      const passages = Array.from(
-        { length: Math.min(perDocument, count - start) },
-        (_, offset): StoredPassage => {
-          const original = seed[(start + offset) % seed.length]!;
-          const words = original.text.split(" ");
-          const cut = Math.floor(next() * words.length);
-          const text = [...words.slice(cut), ...words.slice(0, cut)].join(" ");
-          return {
-            ...original,
-            id: durableId("psg", assistant.id, start + offset),
-            documentId: document.id,
-            assistantId: assistant.id,
-            datasourceId: datasource.id,
-            ordinal: offset,
-            text,
-            sentences: [
-              {
-                text,
-                start: 0,
-                end: text.length,
-                ...(original.sentences[0]?.spans ? { spans: original.sentences[0].spans } : {}),
-              },
-            ],
-          };
-        },
+      const passages = corpus.slice(start, start + perDocument).map(
+        ({ id, text, original }, offset): StoredPassage => ({
+          ...original,
+          id,
+          documentId: document.id,
+          assistantId: assistant.id,
+          datasourceId: datasource.id,
+          ordinal: offset,
+          text,
+          sentences: [
+            {
+              text,
+              start: 0,
+              end: text.length,
+              ...(original.sentences[0]?.spans ? { spans: original.sentences[0].spans } : {}),
+            },
+          ],
+        }),
       );
       await store.passages.commitDocument(document.id, passages, { title: null, pages: 1, warnings: [] });
     }
-    return assistant.id;
+    return {
+      assistantId: assistant.id,
+      passages: corpus.map(({ original: _original, ...passage }) => passage),
+    };
   } finally {
     await store.close();
   }

@@ -1,0 +1,173 @@
+/**
+ * `npm run bench`: every figure beside its floor or peer, measured in one run on one machine, printed as
+ * one table and written to bench/results.json. `--quick` measures 10k passages only, once, as a smoke run.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { startPostgres } from "../service/testing/postgres.ts";
+import { askRows } from "./bench/ask.ts";
+import { attach, startService } from "./bench/bench-service.ts";
+import { ourIngestion, pdfjsFloor, pdftotextFloor } from "./bench/ingestion.ts";
+import { octavePdf } from "./bench/large-pdf.ts";
+import { evalDir } from "./bench/qa.ts";
+import { qpdfTimes, sliceTimes } from "./bench/reference-pdf.ts";
+import { label, scaleSection } from "./bench/scale.ts";
+import { pgliteOf, readPassages } from "./bench/synthetic-corpus.ts";
+import { type BenchRow, benchRow, formatTable, median } from "./bench/table.ts";
+import { type ScaleOutContext, type ScaleOutResult, twoProcessRag } from "./bench/two-processes.ts";
+
+/** The scale-out section: the scale-out branch wires its own measurement (scripts/bench/scale-out*.ts) here. */
+type ScaleOutSection = (context: ScaleOutContext) => Promise<ScaleOutResult>;
+const scaleOutSection: ScaleOutSection = twoProcessRag;
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    out: { type: "string" },
+  },
+});
+const quick = flags.quick;
+// A smoke run never overwrites the figures of a full one.
+const out =
+  flags.out ?? resolve(import.meta.dirname, quick ? "../bench/results-quick.json" : "../bench/results.json");
+const rounds = quick ? 1 : 3;
+const scales = quick ? [10_000] : [10_000, 100_000];
+const started = performance.now();
+const progress = (step: string) =>
+  console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${step}`);
+const rows: BenchRow[] = [];
+const startLoad = loadavg();
+
+const devPdfs = join(evalDir, "pdfs");
+const octave = quick ? null : octavePdf();
+const corpora = [
+  { name: "dev corpus (3 PDFs)", paths: [devPdfs] },
+  ...(octave ? [{ name: "octave.pdf", paths: [octave] }] : []),
+];
+
+let dev: { dataDir: string; assistantId: string } | null = null;
+for (const corpus of corpora) {
+  const ours: number[] = [];
+  const pdfjs: number[] = [];
+  const poppler: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    progress(`ingestion ${corpus.name}, round ${round + 1}/${rounds}`);
+    const ingested = await ourIngestion(corpus.paths);
+    dev ??= ingested;
+    ours.push(ingested.pagesPerSecond);
+    pdfjs.push(await pdfjsFloor(corpus.paths));
+    poppler.push(await pdftotextFloor(corpus.paths));
+  }
+  const figure = `${corpus.name}, upload → ready`;
+  rows.push(benchRow("ingestion", figure, "pages/s", median(ours), "pdfjs getTextContent ×2", median(pdfjs)));
+  rows.push(
+    benchRow("ingestion", figure, "pages/s", median(ours), "pdftotext -bbox-layout ×2", median(poppler)),
+  );
+}
+if (!dev) throw new Error("no corpus was ingested");
+
+const gnuplot = join(devPdfs, "gnuplot.pdf");
+const warmPages = Array.from({ length: quick ? 20 : 50 }, (_, index) => 3 + index * 3);
+const sliceCold: number[] = [];
+const sliceWarm: number[][] = [];
+const qpdfCold: number[] = [];
+const qpdfWarm: number[][] = [];
+for (let round = 0; round < rounds; round += 1) {
+  progress(`PDF slices and ask on the dev corpus, round ${round + 1}/${rounds}`);
+  const service = await startService({ dataDir: dev.dataDir });
+  try {
+    const bench = await attach(service, dev.assistantId);
+    sliceCold.push(...(await sliceTimes(bench, "gnuplot.pdf", [150])));
+    sliceWarm.push(await sliceTimes(bench, "gnuplot.pdf", warmPages));
+    if (round === rounds - 1) {
+      rows.push(...(await askRows(bench, "dev corpus", { rounds, samples: quick ? 30 : 100 })));
+    }
+  } finally {
+    await service.stop();
+  }
+  qpdfCold.push(...(await qpdfTimes(gnuplot, [150])));
+  qpdfWarm.push(await qpdfTimes(gnuplot, warmPages));
+}
+const roundsMedian = (samples: number[][]) => median(samples.map(median));
+rows.push(
+  benchRow(
+    "PDF slice",
+    "cold: first page of gnuplot.pdf after start",
+    "ms",
+    median(sliceCold),
+    "qpdf --empty --pages",
+    median(qpdfCold),
+  ),
+  benchRow(
+    "PDF slice",
+    "warm: new pages, PDF parsed, p50",
+    "ms",
+    roundsMedian(sliceWarm),
+    "qpdf --empty --pages",
+    roundsMedian(qpdfWarm),
+  ),
+);
+
+const seed = await readPassages(pgliteOf(dev.dataDir));
+const postgres = await startPostgres();
+try {
+  const memory = new Map<string, { miB: number; count: number }>();
+  for (const count of scales) {
+    progress(`retrieval and ask at ${label(count)}`);
+    const result = await scaleSection({
+      seed,
+      count,
+      databaseUrl: postgres.url,
+      rounds,
+      passes: quick ? 1 : 2,
+      askSamples: quick ? 30 : 100,
+    });
+    rows.push(...result.rows);
+    for (const [holder, miB] of result.memoryMiB) memory.set(holder, { miB, count });
+  }
+  const largest = scales.at(-1)!;
+  progress(`two service processes on PostgreSQL at ${label(largest)}`);
+  const scaleOut = await scaleOutSection({
+    databaseUrl: postgres.url,
+    seed,
+    count: largest,
+    rounds,
+    requests: quick ? 200 : 600,
+  });
+  memory.set("service (PostgreSQL)", { miB: scaleOut.serviceGrowthMiB, count: largest });
+  const per100k = (holder: string) => {
+    const measured = memory.get(holder)!;
+    return (measured.miB * 100_000) / measured.count;
+  };
+  const figure = (holder: string) =>
+    `${holder} RSS growth per 100k passages (measured at ${label(memory.get(holder)!.count)})`;
+  for (const holder of ["service (PGlite)", "service (PostgreSQL)"]) {
+    for (const peer of ["MiniSearch", "Orama"]) {
+      rows.push(benchRow("memory", figure(holder), "MiB", per100k(holder), `${peer} heap`, per100k(peer)));
+    }
+  }
+  rows.push(...scaleOut.rows);
+} finally {
+  postgres.stop();
+}
+
+progress("done");
+console.log(formatTable(rows));
+const machine = {
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model ?? "unknown",
+  node: process.version,
+  date: new Date().toISOString(),
+  loadAverageAtStart: startLoad,
+  loadAverageAtEnd: loadavg(),
+  quick,
+  rounds,
+  minutes: Math.round((performance.now() - started) / 600) / 100,
+};
+mkdirSync(resolve(out, ".."), { recursive: true });
+writeFileSync(out, `${JSON.stringify({ machine, rows }, null, 2)}\n`);
+console.log(
+  `\nwritten to ${out}; ratio = ours / floor (for pages/s and req/s above 1 is better, for ms and MiB below 1)`,
+);
