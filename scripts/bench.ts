@@ -16,11 +16,7 @@ import { qpdfTimes, sliceTimes } from "./bench/reference-pdf.ts";
 import { label, scaleSection } from "./bench/scale.ts";
 import { pgliteOf, readPassages } from "./bench/synthetic-corpus.ts";
 import { type BenchRow, benchRow, formatTable, median } from "./bench/table.ts";
-import { type ScaleOutContext, type ScaleOutResult, twoProcessRag } from "./bench/two-processes.ts";
-
-/** The scale-out section: the scale-out branch wires its own measurement (scripts/bench/scale-out*.ts) here. */
-type ScaleOutSection = (context: ScaleOutContext) => Promise<ScaleOutResult>;
-const scaleOutSection: ScaleOutSection = twoProcessRag;
+import { twoProcessRag } from "./bench/two-processes.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -129,7 +125,7 @@ try {
   }
   const largest = scales.at(-1)!;
   progress(`two service processes on PostgreSQL at ${label(largest)}`);
-  const scaleOut = await scaleOutSection({
+  const scaleOut = await twoProcessRag({
     databaseUrl: postgres.url,
     seed,
     count: largest,

@@ -1,8 +1,4 @@
-/**
- * Two service processes on one PostgreSQL: rag throughput with requests spread over both, beside one
- * process alone. rag is read-only, so this works without the scale-out work; that work can replace this
- * section through `ScaleOutSection` in scripts/bench.ts.
- */
+/** Two service processes on one PostgreSQL: rag throughput with requests spread over both, beside one process alone. */
 
 import { attach, type BenchService, rag, startService } from "./bench-service.ts";
 import { answerable } from "./qa.ts";
