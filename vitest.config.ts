@@ -18,6 +18,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Most integration tests wait on a service process: two files at a time keep both cores busy (the
+    // default on 2 cores is one), cutting the run by a third.
+    maxWorkers: 2,
     // Removes the folders each test file made with temporaryDirectory(), after the file's own afterAll hooks.
     setupFiles: ["service/testing/vitest-setup.ts"],
   },
