@@ -185,7 +185,8 @@ describe.skipIf(!postgresAvailable)("two service processes on one PostgreSQL", (
     const documents = await waitForDocuments(admin, assistant.id, { timeoutMs: 20_000 });
     expect(documents.map((item) => item.status)).toEqual(["ready"]);
     for (const service of [first, second]) {
-      await within(1000, async () =>
+      // A listener still in its reconnect backoff (at most 2 s) catches up when it reconnects.
+      await within(5000, async () =>
         (await rag(service.url, key, assistant.id, { query: "quinoa" })).results.some(
           (result) => result.metadata.id_document === document!.id,
         ),
@@ -198,7 +199,13 @@ describe.skipIf(!postgresAvailable)("two service processes on one PostgreSQL", (
     const key = (await admin.createKey(assistant.id, ["rag"])).key;
     // Every eval PDF in one (about 800 pages): long enough to be cut off mid-reading on an idle machine too.
     const large = join(temporaryDirectory("cka-scale-out-"), "large.pdf");
-    execFileSync("qpdf", ["--empty", "--pages", ...evalPdfNames.map((name) => evalPdfPath(name)), "--", large]);
+    execFileSync("qpdf", [
+      "--empty",
+      "--pages",
+      ...evalPdfNames.map((name) => evalPdfPath(name)),
+      "--",
+      large,
+    ]);
     const pages = Number(execFileSync("qpdf", ["--show-npages", large]).toString());
     const upload = await uploadFiles(first.url, assistant.id, [
       { name: "large.pdf", bytes: new Uint8Array(await readFile(large)) },

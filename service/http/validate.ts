@@ -1,7 +1,7 @@
 /** Reading request bodies at the edge: 400 for unreadable, 413 for too large, 422 for out of bounds or unstorable text. */
 import type { z } from "zod";
 import { unstorableTextErrors } from "../../sdk/core/index.ts";
-import { type FieldError, HttpProblem } from "./problem.ts";
+import { HttpProblem } from "./problem.ts";
 
 /** A 422 naming each field whose text could not be stored; nothing when every field can be. */
 export function assertStorableText(value: unknown): void {

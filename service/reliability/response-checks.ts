@@ -72,7 +72,12 @@ export async function send(
       count(tally.requests, "hang");
       return { answer: { status: 0, headers: new Headers(), body: "" }, problems: ["no answer in time"] };
     }
-    if (error instanceof TypeError && !(error.cause instanceof Error && "code" in error.cause)) return null;
+    // fetch refuses to send some headers (control characters): nothing reached the service.
+    const code =
+      error instanceof TypeError && error.cause instanceof Error
+        ? (error.cause as { code?: string }).code
+        : undefined;
+    if (error instanceof TypeError && (code === undefined || code === "UND_ERR_INVALID_ARG")) return null;
     count(tally.requests, "no response");
     return {
       answer: { status: 0, headers: new Headers(), body: "" },
