@@ -12,7 +12,9 @@ export default defineConfig({
   // The app's pages are server-rendered by `next start` on a small machine that may be busy.
   expect: { timeout: 10_000 },
   retries: 0,
-  workers: 1,
+  // Two at a time: much of a spec's time is waiting (on a service, on a token to expire), and each worker
+  // starts its own stacks on free ports.
+  workers: 2,
   reporter: [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
