@@ -10,6 +10,7 @@ import { promisify } from "node:util";
 import type { BlobStore } from "../blobs.ts";
 import { BoundedCache, type CacheBounds } from "./bounded-cache.ts";
 import { createSliceWorkerClient } from "./slice-worker-client.ts";
+import { mayCarryActions } from "./strip-actions.ts";
 
 const run = promisify(execFile);
 const mebibyte = 1024 * 1024;
@@ -82,7 +83,8 @@ export function createPdfSlicer(options: PdfSlicerOptions) {
     try {
       const { stdout } = await run(
         command,
-        ["--empty", "--pages", path, `${start + 1}-${end + 1}`, "--", "-"],
+        // Without object streams every dictionary is plain text, so active content shows in the bytes.
+        ["--empty", "--object-streams=disable", "--pages", path, `${start + 1}-${end + 1}`, "--", "-"],
         {
           encoding: "buffer",
           maxBuffer: 512 * mebibyte,
@@ -106,7 +108,11 @@ export function createPdfSlicer(options: PdfSlicerOptions) {
       const fromQpdf = viaQpdf ? await sliceWithQpdf(qpdf, path, start, end) : null;
       // Started after qpdf is done, so the two do not compete for a core while a user waits.
       await startParsing(sha256, path);
-      const bytes = fromQpdf ?? (await worker.slice(sha256, path, start, end));
+      const bytes = fromQpdf
+        ? mayCarryActions(fromQpdf)
+          ? await worker.clean(fromQpdf)
+          : fromQpdf
+        : await worker.slice(sha256, path, start, end);
       const slice = { bytes, start, pageCount };
       slices.set(key, slice, bytes.byteLength);
       return slice;

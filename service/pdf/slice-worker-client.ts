@@ -8,6 +8,8 @@ export interface SliceWorkerClient {
   parse(sha256: string, path: string): void;
   forget(sha256: string): void;
   slice(sha256: string, path: string, start: number, end: number): Promise<Uint8Array<ArrayBuffer>>;
+  /** `bytes` saved again without active content. */
+  clean(bytes: Uint8Array): Promise<Uint8Array<ArrayBuffer>>;
   close(): Promise<void>;
 }
 
@@ -58,6 +60,13 @@ export function createSliceWorkerClient(events: {
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
         post({ kind: "slice", id, sha256, path, start, end });
+      });
+    },
+    clean(bytes) {
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        post({ kind: "clean", id, bytes });
       });
     },
     async close() {

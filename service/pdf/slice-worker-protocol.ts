@@ -4,7 +4,9 @@ export type WorkerRequest =
   | { kind: "parse"; sha256: string; path: string }
   | { kind: "forget"; sha256: string }
   /** Pages [start, end] (0-based, inclusive) copied into a new PDF. */
-  | { kind: "slice"; id: number; sha256: string; path: string; start: number; end: number };
+  | { kind: "slice"; id: number; sha256: string; path: string; start: number; end: number }
+  /** A slice made elsewhere (qpdf), saved again without its active content (strip-actions.ts). */
+  | { kind: "clean"; id: number; bytes: Uint8Array };
 
 export type WorkerReply =
   | { kind: "parsed"; sha256: string; ok: boolean }

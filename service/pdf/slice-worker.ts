@@ -6,6 +6,7 @@ import { readFile } from "node:fs/promises";
 import { parentPort } from "node:worker_threads";
 import { ParseSpeeds, PDFDocument } from "pdf-lib";
 import type { WorkerReply, WorkerRequest } from "./slice-worker-protocol.ts";
+import { copyWithoutActions } from "./strip-actions.ts";
 
 if (!parentPort) throw new Error("slice-worker.ts runs only as a worker thread");
 const port = parentPort;
@@ -33,16 +34,24 @@ function documentOf(sha256: string, path: string): Promise<PDFDocument> {
 }
 
 async function copyPages(original: PDFDocument, start: number, end: number): Promise<Uint8Array> {
-  const output = await PDFDocument.create({ updateMetadata: false });
   const indices = Array.from({ length: end - start + 1 }, (_, offset) => start + offset);
-  for (const copied of await output.copyPages(original, indices)) output.addPage(copied);
+  const output = await copyWithoutActions(original, indices);
   // Without object streams pdf-lib saves 2-3 times faster; the slice is ~10% larger.
   return output.save({ useObjectStreams: false });
 }
 
-async function slice(request: Extract<WorkerRequest, { kind: "slice" }>): Promise<void> {
+async function clean(bytes: Uint8Array): Promise<Uint8Array> {
+  const document = await PDFDocument.load(bytes, { parseSpeed: ParseSpeeds.Fastest, updateMetadata: false });
+  const output = await copyWithoutActions(document, document.getPageIndices());
+  return output.save({ useObjectStreams: false });
+}
+
+async function answer(request: Extract<WorkerRequest, { kind: "slice" | "clean" }>): Promise<void> {
   try {
-    const bytes = await copyPages(await documentOf(request.sha256, request.path), request.start, request.end);
+    const bytes =
+      request.kind === "clean"
+        ? await clean(request.bytes)
+        : await copyPages(await documentOf(request.sha256, request.path), request.start, request.end);
     // pdf-lib allocates a plain ArrayBuffer; its typings only say ArrayBufferLike.
     const buffer = bytes.buffer as ArrayBuffer;
     reply(
@@ -62,5 +71,5 @@ port.on("message", (message: WorkerRequest) => {
   // A failed parse is answered by documentOf's own "parsed" message.
   if (message.kind === "parse") void documentOf(message.sha256, message.path);
   else if (message.kind === "forget") documents.delete(message.sha256);
-  else void slice(message);
+  else void answer(message);
 });

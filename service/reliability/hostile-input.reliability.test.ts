@@ -4,7 +4,9 @@
  * rejects, tampered tokens and hostile uploads. Whatever is sent: never a 5xx, never a hang, never a
  * stack trace, every refusal problem details with its X-Request-ID, and the service keeps answering.
  */
+import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -22,6 +24,7 @@ import {
   testSession,
   testUser,
 } from "../testing/public-api-fixture.ts";
+import { temporaryDirectory } from "../testing/temporary-directory.ts";
 import { budget } from "./budget.ts";
 import { hostileFiles, oddFileNames } from "./hostile-files.ts";
 import {
@@ -325,6 +328,27 @@ describe("hostile input to the sharing area (admin API)", () => {
       if (file.readable) expect(document?.status, `${file.kind}: ${document?.error}`).toBe("ready");
       else if (document?.status === "failed") expect(document.error, file.kind).toBeTruthy();
       count(tally.checked, "hostile documents settled");
+    }
+    // A page served from a script-carrying PDF carries none of its scripts to the reader's viewer.
+    const scripted = documents.find((document) => document.file_name === "scripts.pdf")!;
+    const scriptedKey = (await fixture.createKey(["ask"], assistant.id)).key;
+    for (const attempt of ["first request", "cached"]) {
+      const token = fixture.mintPdfToken({ assistant: assistant.id, document: scripted.id, pages: [1] });
+      const slice = await fetch(`${fixture.url}${publicPaths.pdfPage(token, 1)}`, {
+        headers: {
+          Authorization: `Bearer ${scriptedKey}`,
+          "X-App-Code": "selfserve",
+          "X-External-User-Id": testUser,
+        },
+      });
+      expect(slice.status, attempt).toBe(200);
+      const slicePath = join(temporaryDirectory("cka-slice-"), "slice.pdf");
+      writeFileSync(slicePath, Buffer.from(await slice.arrayBuffer()));
+      const expanded = execFileSync("qpdf", ["--qdf", "--object-streams=disable", slicePath, "-"]).toString(
+        "latin1",
+      );
+      expect(expanded, attempt).not.toMatch(/\/JavaScript|\/JS\b|\/OpenAction/);
+      count(tally.checked, "slices of a script-carrying PDF without scripts");
     }
     for (const name of documents.map((document) => document.file_name)) {
       expect(

@@ -1,0 +1,47 @@
+/** Active content (scripts, launches) never leaves the service inside a slice; plain links stay. */
+import { PDFDocument, PDFName, type PDFObject, PDFString } from "pdf-lib";
+import { describe, expect, it } from "vitest";
+import { copyWithoutActions, mayCarryActions } from "./strip-actions.ts";
+
+async function scriptedPdf(): Promise<PDFDocument> {
+  const document = await PDFDocument.create();
+  const page = document.addPage([400, 300]);
+  const { context } = document;
+  const action = (fields: Record<string, PDFObject | string>) =>
+    context.register(context.obj({ Type: "Action", ...fields }));
+  const script = action({ S: "JavaScript", JS: PDFString.of("app.alert(1)") });
+  document.catalog.set(PDFName.of("OpenAction"), script);
+  page.node.set(PDFName.of("AA"), context.obj({ O: script }));
+  const annotation = (a: PDFObject) =>
+    context.register(context.obj({ Type: "Annot", Subtype: "Link", Rect: [0, 0, 10, 10], A: a }));
+  const launch = action({ S: "Launch", F: PDFString.of("calc.exe") });
+  const uriThenScript = action({ S: "URI", URI: PDFString.of("https://example.test"), Next: script });
+  const uri = action({ S: "URI", URI: PDFString.of("https://docs.example.test") });
+  page.node.set(
+    PDFName.of("Annots"),
+    context.obj([annotation(script), annotation(launch), annotation(uriThenScript), annotation(uri)]),
+  );
+  return document;
+}
+
+describe("copyWithoutActions", () => {
+  it("removes open actions, additional actions, scripts and launches, even chained after a link; keeps plain links", async () => {
+    const document = await scriptedPdf();
+    const before = await document.save({ useObjectStreams: false });
+    expect(mayCarryActions(before)).toBe(true);
+
+    const after = await (await copyWithoutActions(document, [0])).save({ useObjectStreams: false });
+
+    expect(mayCarryActions(after)).toBe(false);
+    expect(Buffer.from(after).toString("latin1")).toContain("https://docs.example.test");
+    expect((await PDFDocument.load(after)).getPageCount()).toBe(1);
+  });
+
+  it("copies a page without active content as it was", async () => {
+    const document = await PDFDocument.create();
+    document.addPage([123, 456]);
+    const copy = await copyWithoutActions(document, [0]);
+    expect(copy.getPage(0).getSize()).toEqual({ width: 123, height: 456 });
+    expect(mayCarryActions(await copy.save({ useObjectStreams: false }))).toBe(false);
+  });
+});
