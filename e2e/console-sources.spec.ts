@@ -81,11 +81,10 @@ test("an operator drops two PDFs and a Markdown file, watches each become ready 
   const answer = await chatPage.askAndWait(gnuplotQuestion.question);
   await expect(answer).toContainText(gnuplotQuestion.answerContains);
   await answer
-    .getByRole("button", { name: /gnuplot\.pdf, page \d+/ })
+    .getByRole("button", { name: /gnuplot\.pdf, page 21/ })
     .first()
     .click();
-  await expect(chatPage.evidence.pdf).toBeVisible();
-  await expect(chatPage.evidence.highlights.first()).toBeVisible();
+  await chatPage.evidence.expectPdfPage(21);
 });
 
 test("a corrupt PDF fails with a reason in plain words, the file dropped with it and the other sources stay ready, and it can be deleted", async ({

@@ -79,6 +79,10 @@ async function openCitation(page: Page, answerIndex: number) {
   await expect(page.getByTestId("cited-pdf-evidence")).toBeVisible();
   await expect(page.locator("[data-cited-highlight]").first()).toBeVisible();
   await expect(page.locator(".react-pdf__Page__textContent span").first()).toBeAttached();
+  // Assistive technology hears the pages on screen: a slice is at most 3 pages, not the whole document.
+  const label = (await page.getByTestId("cited-pdf-pages").getAttribute("aria-label")) ?? "";
+  const [, first, last] = /^Pages (\d+) to (\d+) of /.exec(label) ?? [];
+  expect(Number(last) - Number(first) + 1, label).toBe(await page.locator(".react-pdf__Page").count());
 }
 
 /** Waits until the page has been redrawn at its new size, then checks the fit. */

@@ -11,7 +11,7 @@ export interface HarnessAccount {
   authScope: string;
   answers: Array<{ messageId: string; answer: AnswerState }>;
   /** Base64 PDF slices by reference id, with their first page. */
-  slices: Record<string, { base64: string; sliceStart: number; pageCount: number }>;
+  slices: Record<string, { base64: string; sliceStart: number; documentPageCount: number }>;
 }
 
 declare global {
@@ -36,7 +36,11 @@ function loaderFor(account: HarnessAccount): LoadPdf {
     ];
     const slice = account.slices[referenceId];
     if (slice === undefined) throw new Error(`no slice recorded for ${referenceId}`);
-    return { bytes: bytesOf(slice.base64), sliceStart: slice.sliceStart, pageCount: slice.pageCount };
+    return {
+      bytes: bytesOf(slice.base64),
+      sliceStart: slice.sliceStart,
+      documentPageCount: slice.documentPageCount,
+    };
   };
 }
 

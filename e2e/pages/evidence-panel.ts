@@ -2,6 +2,12 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { type HighlightFit, measureHighlight } from "../support/highlight-geometry.ts";
 
+/**
+ * A first PDF page waits for its slice, pdfjs's code and its worker: well under 10 s alone, but
+ * seconds more when the other test worker's stack keeps both cores busy.
+ */
+const firstDrawTimeout = 30_000;
+
 export class EvidencePanel {
   readonly page: Page;
   readonly root: Locator;
@@ -23,7 +29,7 @@ export class EvidencePanel {
   async expectPdfPage(pageNumber: number): Promise<void> {
     await expect(this.pdf).toBeVisible();
     await expect(this.pdf).toContainText(`page ${pageNumber}`);
-    await expect(this.highlights.first()).toBeVisible();
+    await expect(this.highlights.first()).toBeVisible({ timeout: firstDrawTimeout });
     await expect(this.textLayer.first()).toBeAttached();
   }
 

@@ -50,7 +50,7 @@ export async function recordAnswer(
     slices[reference.id] = {
       base64: Buffer.from(await slice.arrayBuffer()).toString("base64"),
       sliceStart: Number(slice.headers.get("X-Pdf-Slice-Start")),
-      pageCount: Number(slice.headers.get("X-Pdf-Page-Count")),
+      documentPageCount: Number(slice.headers.get("X-Pdf-Page-Count")),
     };
   }
   return { messageId: answer.messageId, answer, slices };

@@ -204,7 +204,7 @@ describe("createServiceBrowserClient: other calls", () => {
     expect(await cited.pdf("msg_Answer000001", "ref_Reference01", { page: 1 })).toEqual({
       bytes,
       sliceStart: 0,
-      pageCount: 3,
+      documentPageCount: 3,
     });
     expect(requests[0]?.url).toMatch(/\/api\/cited\/pdf\/msg_Answer000001\/ref_Reference01\?page=1$/);
   });

@@ -45,11 +45,11 @@ export interface PdfOptions extends RequestOptions {
   page?: number;
 }
 
-/** A PDF slice: `pageCount` pages starting at 0-based document page `sliceStart`. */
+/** A PDF slice: its pages start at 0-based document page `sliceStart`; `documentPageCount` counts the whole document's. */
 export interface BrowserPdfSlice {
   bytes: Uint8Array<ArrayBuffer>;
   sliceStart: number;
-  pageCount: number;
+  documentPageCount: number;
 }
 
 export interface ServiceBrowserClient {
@@ -222,8 +222,8 @@ export function createServiceBrowserClient(options: ServiceBrowserClientOptions)
         ...signalOf(pdfOptions),
       });
       const sliceStart = headerNumber(response, pdfSliceHeaders.sliceStart);
-      const pageCount = headerNumber(response, pdfSliceHeaders.pageCount);
-      return { bytes: new Uint8Array(await response.arrayBuffer()), sliceStart, pageCount };
+      const documentPageCount = headerNumber(response, pdfSliceHeaders.pageCount);
+      return { bytes: new Uint8Array(await response.arrayBuffer()), sliceStart, documentPageCount };
     },
   };
 }

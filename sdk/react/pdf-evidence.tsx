@@ -4,7 +4,7 @@
  * through the host (`loadPdf`), per account (`authScope`), retries once, and renders only in the
  * browser; on the server and while loading it shows a placeholder of the same size.
  */
-import { lazy, type ReactNode, Suspense, use, useState } from "react";
+import { lazy, type ReactNode, Suspense, use, useEffect, useState } from "react";
 import {
   AuthenticationError,
   CitedApiError,
@@ -17,11 +17,12 @@ import {
 import { CloseEvidenceButton, closeOnEscape } from "./close-evidence-button.tsx";
 import { EvidenceBoundary } from "./evidence-boundary.tsx";
 import { pageLabel } from "./evidence-labels.ts";
-import { forgetPdfSlice, type LoadPdf, loadPdfSlice } from "./pdf-slice-cache.ts";
+import { forgetPdfSlice, type LoadPdf, loadPdfSlice, slicePageCount } from "./pdf-slice-cache.ts";
 import type { PdfDocumentOptions } from "./pdf-slice-viewer.tsx";
 import { useIsClient } from "./use-is-client.ts";
 
-const PdfSliceViewer = lazy(() => import("./pdf-slice-viewer.tsx"));
+const loadViewer = () => import("./pdf-slice-viewer.tsx");
+const PdfSliceViewer = lazy(loadViewer);
 
 export interface PdfEvidenceProps {
   reference: PdfHighlightReference;
@@ -59,6 +60,13 @@ export function PdfEvidence({
   const page = pageLabel(reference.page_index);
   const spansPages = reference.spans.length > 1 ? ` to ${pageLabel(reference.spans.at(-1)!.page_index)}` : "";
   const zoomIndex = zoomSteps.findIndex((step) => step === zoom);
+  // The viewer's code (react-pdf and pdfjs) loads while the slice does, not after it: on a busy
+  // device the two in a row took seconds longer.
+  useEffect(() => {
+    loadViewer().catch(() => {
+      // A failed load is retried, and reported, when the lazy viewer renders.
+    });
+  }, []);
   const placeholder = <PdfPlaceholder>Loading {page}…</PdfPlaceholder>;
 
   return (
@@ -156,7 +164,7 @@ function LoadedPdf({
     <Suspense fallback={placeholder}>
       <PdfSliceViewer
         slice={slice}
-        label={`Pages ${slice.sliceStart + 1} to ${slice.sliceStart + slice.pageCount} of ${reference.title}`}
+        label={`Pages ${slice.sliceStart + 1} to ${slice.sliceStart + slicePageCount(slice)} of ${reference.title}`}
         spans={location.spans}
         zoom={zoom}
         onError={setRenderError}

@@ -1,12 +1,18 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { forgetPdfSlices, type LoadPdf, loadPdfSlice, type PdfSlice } from "./pdf-slice-cache.ts";
+import {
+  forgetPdfSlices,
+  type LoadPdf,
+  loadPdfSlice,
+  type PdfSlice,
+  slicePageCount,
+} from "./pdf-slice-cache.ts";
 
 afterEach(() => forgetPdfSlices());
 
 const request = { messageId: "msg_shared000001", referenceId: "ref_shared000001" };
 
 function sliceOf(label: string): PdfSlice {
-  return { bytes: new TextEncoder().encode(`%PDF ${label}`), sliceStart: 4, pageCount: 3 };
+  return { bytes: new TextEncoder().encode(`%PDF ${label}`), sliceStart: 4, documentPageCount: 114 };
 }
 
 function loaderOf(label: string) {
@@ -63,5 +69,20 @@ describe("PDF slices per account", () => {
     expect(load).toHaveBeenCalledTimes(30);
     await loadPdfSlice("app:tenant:alice", { ...request, page: 0 }, load);
     expect(load).toHaveBeenCalledTimes(31);
+  });
+});
+
+describe("the pages a slice holds", () => {
+  const slice = (sliceStart: number, documentPageCount: number): PdfSlice => ({
+    bytes: new Uint8Array(),
+    sliceStart,
+    documentPageCount,
+  });
+
+  it("are three in a long document, wherever the slice starts, and all of a shorter one", () => {
+    expect(slicePageCount(slice(19, 311))).toBe(3);
+    expect(slicePageCount(slice(308, 311))).toBe(3);
+    expect(slicePageCount(slice(0, 2))).toBe(2);
+    expect(slicePageCount(slice(0, 1))).toBe(1);
   });
 });

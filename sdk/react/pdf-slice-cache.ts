@@ -3,11 +3,19 @@
  * while one account was signed in is never handed to another account in the same browser.
  */
 
-/** A slice of a cited PDF: `pageCount` pages starting at the document's 0-based page `sliceStart`. */
+/** A slice of a cited PDF: its pages start at the document's 0-based page `sliceStart`; `documentPageCount` counts the whole document's. */
 export interface PdfSlice {
   bytes: Uint8Array;
   sliceStart: number;
-  pageCount: number;
+  documentPageCount: number;
+}
+
+/** The service slices the pages around the cited one: 3, or all of them when the document has fewer. */
+const maxSlicePages = 3;
+
+/** How many pages `slice` holds. */
+export function slicePageCount(slice: PdfSlice): number {
+  return Math.max(0, Math.min(maxSlicePages, slice.documentPageCount - slice.sliceStart));
 }
 
 export interface PdfSliceRequest {

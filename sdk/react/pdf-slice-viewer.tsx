@@ -22,6 +22,20 @@ pdfjs.GlobalWorkerOptions.workerSrc = new URL(
 /** pdfjs options for the document (`cMapUrl`, `standardFontDataUrl`, …); pass a stable object. */
 export type PdfDocumentOptions = Record<string, unknown>;
 
+let sharedWorker: InstanceType<typeof pdfjs.PDFWorker> | null = null;
+
+/**
+ * One pdfjs worker for every slice shown, started as this module loads (while the slice is still on
+ * its way). pdfjs otherwise starts a worker, and evaluates its 1 MB script, for each document it opens:
+ * seconds on a busy device, every time evidence opens.
+ */
+function pdfWorker(): InstanceType<typeof pdfjs.PDFWorker> {
+  if (sharedWorker === null || sharedWorker.destroyed) sharedWorker = new pdfjs.PDFWorker();
+  return sharedWorker;
+}
+
+if (typeof window !== "undefined") pdfWorker();
+
 export interface PdfSliceViewerProps {
   slice: PdfSlice;
   /** The quote's pages, placed in the slice (`pageInSlice`). */
@@ -50,6 +64,7 @@ export default function PdfSliceViewer({
   const pageWidth = Math.max(120, Math.floor(width * zoom));
   // pdfjs hands the bytes to its worker and detaches them: give it a copy, keep the cached slice intact.
   const file = useMemo(() => ({ data: slice.bytes.slice() }), [slice]);
+  const options = useMemo(() => ({ ...documentOptions, worker: pdfWorker() }), [documentOptions]);
   const citedPage = spans[0]?.pageInSlice ?? 0;
   // The zoom at which the highlight was last scrolled into view: a new zoom scrolls to it again.
   const scrolledAtZoom = useRef<number | null>(null);
@@ -84,8 +99,8 @@ export default function PdfSliceViewer({
       {width > 0 ? (
         <Document
           file={file}
-          options={documentOptions}
-          onLoadSuccess={(document) => setPageCount(Math.min(document.numPages, slice.pageCount))}
+          options={options}
+          onLoadSuccess={(document) => setPageCount(document.numPages)}
           onLoadError={onError}
           onSourceError={onError}
           loading={null}

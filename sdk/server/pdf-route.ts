@@ -52,7 +52,7 @@ export async function servePdf(context: PdfRouteContext): Promise<Response> {
     headers: {
       "Content-Type": "application/pdf",
       [pdfSliceHeaders.sliceStart]: String(slice.sliceStart),
-      [pdfSliceHeaders.pageCount]: String(slice.pageCount),
+      [pdfSliceHeaders.pageCount]: String(slice.documentPageCount),
       "Cache-Control": "private, no-store",
       "X-Request-ID": context.requestId,
     },

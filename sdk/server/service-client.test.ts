@@ -115,7 +115,7 @@ describe("ServiceClient calls", () => {
     );
 
     const slice = await service.pdf("tok.en", 5, "u1");
-    expect(slice).toMatchObject({ sliceStart: 4, pageCount: 3, bytes: pdf });
+    expect(slice).toMatchObject({ sliceStart: 4, documentPageCount: 3, bytes: pdf });
     expect(requests[0]?.url).toBe("http://service.test/chat/reference/pdf/tok.en?page=5");
     expect(requests[0]?.headers.get("X-External-User-Id")).toBe("u1");
     expect(CitedApiError.isInstance(await rejection(service.pdf("tok.en", 5, "u1")))).toBe(true);

@@ -45,11 +45,11 @@ export interface AskStream {
   requestId: string | null;
 }
 
-/** A PDF slice: `pageCount` pages of the document starting at 0-based page `sliceStart`. */
+/** A PDF slice: its pages start at the document's 0-based page `sliceStart`; `documentPageCount` counts the whole document's. */
 export interface PdfSlice {
   bytes: Uint8Array<ArrayBuffer>;
   sliceStart: number;
-  pageCount: number;
+  documentPageCount: number;
   requestId: string | null;
 }
 
@@ -167,7 +167,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
           `no valid ${pdfSliceHeaders.sliceStart}/${pdfSliceHeaders.pageCount} headers`,
         );
       }
-      return { bytes, sliceStart: sliceStart.data, pageCount: pageCount.data, requestId };
+      return { bytes, sliceStart: sliceStart.data, documentPageCount: pageCount.data, requestId };
     },
 
     async refresh(body, callOptions) {
