@@ -6,8 +6,13 @@ import { problemDetailsSchema } from "../../sdk/core/index.ts";
 import { budget } from "./budget.ts";
 import { count, statusClass, type Tally } from "./tally.ts";
 
-/** Stack frames as Node prints them, and source paths: none may reach a client. */
-const stackTrace = /\n\s+at |\bat [\w$.<>]+ \(|node:internal|\.ts:\d+|node_modules/;
+/**
+ * Stack frames as Node prints them ("at name (/path/file.js:12:5)", "at /path/file.js:12:5"), and source
+ * paths: none may reach a client. A frame needs its location, so a document's "bugs at once (mass bug
+ * filing)" in a passage is not one.
+ */
+const stackTrace =
+  /\bat [^\s()]*(?: [^\s()]+){0,3} ?\(?(?:file:\/\/|\/)[^\s()]*:\d+:\d+|node:internal|\.[cm]?[jt]sx?:\d+|node_modules/;
 
 export interface Answer {
   status: number;
