@@ -1,8 +1,8 @@
 /**
  * Three-page slices of a stored PDF, made off the main thread. The first slice of a document comes from qpdf
- * (fast on a cold file) while a worker thread parses the document with pdf-lib; later slices are copied from the
- * parsed document in that worker. Without qpdf every slice comes from the worker. Parsed documents and slices are
- * kept in bounded in-memory caches.
+ * (fast on a cold file) while a worker thread parses the document with pdf-lib; later slices are written from
+ * the parsed document in that worker (slice-writer.ts). Without qpdf every slice comes from the worker. Parsed
+ * documents and slices are kept in bounded in-memory caches.
  */
 import { execFile } from "node:child_process";
 import { stat } from "node:fs/promises";
@@ -24,7 +24,10 @@ export interface PdfSlice {
 
 export interface PdfSlicerOptions {
   blobs: Pick<BlobStore, "pathOf">;
-  /** Bounded by the original files' sizes; pdf-lib holds a few times that in memory. */
+  /**
+   * Bounded by the original files' sizes; pdf-lib holds a few times that in memory, and the slice writer up to
+   * about once more (the bytes of the objects slices have reached).
+   */
   parsedDocuments?: CacheBounds;
   slices?: CacheBounds;
   /** The qpdf executable; `null` (or one that does not run) leaves every slice to pdf-lib. */

@@ -3,7 +3,7 @@
  * removed from it (JavaScript, Launch, form submission; additional-actions and open actions), whatever the
  * customer's PDF carried. Links to URLs and within the slice stay.
  */
-import { PDFArray, PDFDict, PDFDocument, PDFName } from "pdf-lib";
+import { PDFArray, PDFDict, PDFName, type PDFObject } from "pdf-lib";
 
 const activeActions = new Set([
   "JavaScript",
@@ -23,43 +23,30 @@ export function mayCarryActions(bytes: Uint8Array): boolean {
 }
 
 /** Whether an action, or any action chained after it by /Next, runs code or another program. */
-function isActive(action: PDFDict | undefined, seen = new Set<PDFDict>()): boolean {
-  if (!action || seen.has(action)) return false;
+function isActive(action: PDFObject | undefined, seen = new Set<PDFDict>()): boolean {
+  if (!(action instanceof PDFDict) || seen.has(action)) return false;
   seen.add(action);
-  const kind = action.lookupMaybe(PDFName.of("S"), PDFName)?.decodeText();
-  if (kind && activeActions.has(kind)) return true;
+  const kind = action.lookup(PDFName.of("S"));
+  if (kind instanceof PDFName && activeActions.has(kind.decodeText())) return true;
   const next = action.lookup(PDFName.of("Next"));
-  if (next instanceof PDFDict) return isActive(next, seen);
-  if (next instanceof PDFArray) {
-    return next.asArray().some((_, index) => isActive(next.lookupMaybe(index, PDFDict), seen));
-  }
-  return false;
+  if (next instanceof PDFArray) return next.asArray().some((_, index) => isActive(next.lookup(index), seen));
+  return isActive(next, seen);
 }
 
+const additionalActions = PDFName.of("AA");
+const openAction = PDFName.of("OpenAction");
+const action = PDFName.of("A");
+
 /**
- * Removes active content from the given pages of `source` (in place) and copies them into a new document.
- * Copying is what drops the removed actions' objects: a document writes every object it holds, referenced
- * or not, and a copy holds only what the pages still reach.
+ * The dictionary as a slice may carry it: without additional actions, an open action, or an action that
+ * runs code (even chained after a link); the same dictionary when it has none of them.
  */
-export async function copyWithoutActions(
-  source: PDFDocument,
-  indices: readonly number[],
-): Promise<PDFDocument> {
-  const pages = source.getPages();
-  for (const index of indices) {
-    const page = pages[index];
-    if (!page) continue;
-    page.node.delete(PDFName.of("AA"));
-    const annotations = page.node.lookupMaybe(PDFName.of("Annots"), PDFArray);
-    for (let at = 0; at < (annotations?.size() ?? 0); at++) {
-      const annotation = annotations?.lookupMaybe(at, PDFDict);
-      if (!annotation) continue;
-      annotation.delete(PDFName.of("AA"));
-      if (isActive(annotation.lookupMaybe(PDFName.of("A"), PDFDict))) annotation.delete(PDFName.of("A"));
-    }
-  }
-  // The catalog (open action, document scripts) is not copied at all.
-  const output = await PDFDocument.create({ updateMetadata: false });
-  for (const copied of await output.copyPages(source, [...indices])) output.addPage(copied);
-  return output;
+export function withoutActions(dictionary: PDFDict): PDFDict {
+  const activeAction = isActive(dictionary.lookup(action));
+  if (!activeAction && !dictionary.has(additionalActions) && !dictionary.has(openAction)) return dictionary;
+  const copy = dictionary.clone();
+  copy.delete(additionalActions);
+  copy.delete(openAction);
+  if (activeAction) copy.delete(action);
+  return copy;
 }

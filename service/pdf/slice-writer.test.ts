@@ -1,0 +1,63 @@
+/** The slice writer: valid PDFs that hold the right pages, text for text, and little else. */
+import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ParseSpeeds, PDFDocument } from "pdf-lib";
+import { describe, expect, it } from "vitest";
+import { evalPdfFolder } from "../testing/public-api-fixture.ts";
+import { temporaryDirectory } from "../testing/temporary-directory.ts";
+import { createSliceWriter, type SliceWriter } from "./slice-writer.ts";
+
+const folder = temporaryDirectory("cka-slice-writer-");
+const pageText = (path: string, page: number) =>
+  execFileSync("pdftotext", ["-f", String(page), "-l", String(page), path, "-"], { encoding: "utf8" });
+
+async function writerOf(path: string): Promise<SliceWriter> {
+  const document = await PDFDocument.load(readFileSync(path), {
+    parseSpeed: ParseSpeeds.Fastest,
+    updateMetadata: false,
+  });
+  return createSliceWriter(document);
+}
+
+describe.each(["gnuplot.pdf", "developers-reference.pdf", "debian-reference.en.pdf"])(
+  "slices of %s",
+  (name) => {
+    const source = join(evalPdfFolder, name);
+    const writer = writerOf(source);
+
+    it("hold the pages asked for, text for text, in a file qpdf finds no fault in", async () => {
+      const { pageCount } = await writer;
+      const starts = [0, Math.floor(pageCount / 2), pageCount - 3];
+      for (const start of starts) {
+        const indices = [start, start + 1, start + 2];
+        const bytes = (await writer).write(indices);
+        const path = join(folder, `${name}-${start}.pdf`);
+        writeFileSync(path, bytes);
+        const check = spawnSync("qpdf", ["--check", path], { encoding: "utf8" });
+        expect(check.status, `${name} from page ${start}: ${check.stdout}${check.stderr}`).toBe(0);
+        expect(check.stdout).toContain("No syntax or stream encoding errors found");
+        for (const [at, index] of indices.entries()) {
+          expect(pageText(path, at + 1), `${name} page ${index}`).toBe(pageText(source, index + 1));
+        }
+      }
+    });
+
+    it("are a small part of the document, and the same bytes when asked again", async () => {
+      const middle = Math.floor((await writer).pageCount / 2);
+      const first = (await writer).write([middle, middle + 1, middle + 2]);
+      expect(first.byteLength).toBeLessThan(readFileSync(source).byteLength / 2);
+      expect((await writer).write([middle, middle + 1, middle + 2])).toEqual(first);
+    });
+  },
+);
+
+describe("a page index outside the document", () => {
+  it("is refused by name", async () => {
+    const document = await PDFDocument.create();
+    document.addPage();
+    expect(() => createSliceWriter(document).write([0, 1])).toThrow(
+      /page index 1 is outside the document's 1 pages/,
+    );
+  });
+});
