@@ -30,7 +30,9 @@ let sharedWorker: InstanceType<typeof pdfjs.PDFWorker> | null = null;
  * seconds on a busy device, every time evidence opens.
  */
 function pdfWorker(): InstanceType<typeof pdfjs.PDFWorker> {
-  if (sharedWorker === null || sharedWorker.destroyed) sharedWorker = new pdfjs.PDFWorker();
+  if (sharedWorker === null || sharedWorker.destroyed) {
+    sharedWorker = pdfjs.PDFWorker.create({ port: pdfjs.GlobalWorkerOptions.workerPort ?? undefined });
+  }
   return sharedWorker;
 }
 
@@ -64,7 +66,8 @@ export default function PdfSliceViewer({
   const pageWidth = Math.max(120, Math.floor(width * zoom));
   // pdfjs hands the bytes to its worker and detaches them: give it a copy, keep the cached slice intact.
   const file = useMemo(() => ({ data: slice.bytes.slice() }), [slice]);
-  const options = useMemo(() => ({ ...documentOptions, worker: pdfWorker() }), [documentOptions]);
+  // A worker the host passes (or a port it set up) wins over the shared one.
+  const options = useMemo(() => ({ worker: pdfWorker(), ...documentOptions }), [documentOptions]);
   const citedPage = spans[0]?.pageInSlice ?? 0;
   // The zoom at which the highlight was last scrolled into view: a new zoom scrolls to it again.
   const scrolledAtZoom = useRef<number | null>(null);

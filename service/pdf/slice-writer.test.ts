@@ -2,7 +2,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ParseSpeeds, PDFDocument } from "pdf-lib";
+import { ParseSpeeds, PDFDocument, PDFName, PDFRef } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { evalPdfFolder } from "../testing/public-api-fixture.ts";
 import { temporaryDirectory } from "../testing/temporary-directory.ts";
@@ -51,6 +51,38 @@ describe.each(["gnuplot.pdf", "developers-reference.pdf", "debian-reference.en.p
     });
   },
 );
+
+describe("a form whose fields share one root", () => {
+  it("gives a slice only its own pages' widgets", async () => {
+    const document = await PDFDocument.create();
+    const form = document.getForm();
+    for (let index = 0; index < 30; index++) {
+      const page = document.addPage([300, 200]);
+      form.createTextField(`root.field${index}`).addToPage(page, { x: 10, y: 10, width: 100, height: 20 });
+    }
+    const slice = createSliceWriter(document).write([10, 11, 12]);
+    const widgets =
+      Buffer.from(slice)
+        .toString("latin1")
+        .match(/\/Subtype\s*\/Widget/g) ?? [];
+    expect(widgets).toHaveLength(3);
+  });
+});
+
+describe("a reference to an object the document does not have", () => {
+  it("still names nothing in the slice: the slice's own objects are numbered above it", async () => {
+    const document = await PDFDocument.create();
+    const page = document.addPage([300, 200]);
+    const { context } = document;
+    const note = context.obj({ Type: "Annot", Subtype: "Text", Rect: [0, 0, 9, 9] });
+    page.node.set(PDFName.of("Annots"), context.obj([context.register(note)]));
+    const missing = PDFRef.of(context.largestObjectNumber + 1);
+    note.set(PDFName.of("Popup"), missing);
+    const slice = await PDFDocument.load(createSliceWriter(document).write([0]));
+    expect(slice.context.lookup(missing)).toBeUndefined();
+    expect(slice.getPageCount()).toBe(1);
+  });
+});
 
 describe("a page index outside the document", () => {
   it("is refused by name", async () => {

@@ -2,14 +2,24 @@
  * Writes a few pages of a parsed PDF as a new PDF by reusing each object's serialized bytes. A slice holds
  * the pages, every object they reach (fonts, images, content streams, annotations), a new page tree and
  * catalog, and a cross-reference table; objects keep their numbers, so each is serialized once per document
- * and a later slice that reaches it again only copies its bytes.
+ * (a stream's contents are not copied at all: pdf-lib's buffer is written as it is) and a later slice that
+ * reaches it again only copies its bytes.
  *
  * Hand-written because this is the slicer's hot path: pdf-lib's `copyPages` + `save` cloned and
  * re-serialized every font and image for every slice. Active content is dropped on the way (see
  * strip-actions.ts); references the slice leaves out (other pages, the original page tree) stay dangling,
  * which a reader treats as null (ISO 32000-1, 7.3.10).
  */
-import { PDFArray, PDFDict, type PDFDocument, PDFName, type PDFObject, PDFRef, PDFStream } from "pdf-lib";
+import {
+  PDFArray,
+  PDFDict,
+  type PDFDocument,
+  PDFName,
+  type PDFObject,
+  PDFRawStream,
+  PDFRef,
+  PDFStream,
+} from "pdf-lib";
 import { withoutActions } from "./strip-actions.ts";
 
 const encoder = new TextEncoder();
@@ -17,10 +27,13 @@ const inheritedEntries = ["Resources", "MediaBox", "CropBox", "Rotate"].map((nam
 const names = {
   type: PDFName.of("Type"),
   parent: PDFName.of("Parent"),
+  kids: PDFName.of("Kids"),
   beads: PDFName.of("B"),
 };
 /** Objects of the document's structure: a slice writes its own page tree and catalog. */
 const structureTypes = new Set(["Page", "Pages", "Catalog"]);
+const streamStart = encoder.encode("\nstream\n");
+const streamEnd = encoder.encode("\nendstream\nendobj\n");
 const objectEnd = encoder.encode("\nendobj\n");
 // The binary comment tells transfer tools the file is not text.
 const header = new Uint8Array([...encoder.encode("%PDF-1.7\n%"), 0xe2, 0xe3, 0xcf, 0xd3, 0x0a]);
@@ -31,25 +44,33 @@ export interface SliceWriter {
   write(indices: readonly number[]): Uint8Array<ArrayBuffer>;
 }
 
+interface Closure {
+  /** The objects a page reaches, as written, its own first. */
+  refs: PDFRef[];
+  /** The largest object number any of them refers to, dangling references included. */
+  largestReferenced: number;
+}
+
 export function createSliceWriter(source: PDFDocument): SliceWriter {
   const { context } = source;
   const pages = source.getPages();
   const pageIndexByRef = new Map(pages.map((page, index) => [page.ref, index]));
-  const pagesRef = PDFRef.of(context.largestObjectNumber + 1);
-  const catalogRef = PDFRef.of(context.largestObjectNumber + 2);
-  const serialized = new Map<PDFRef, Uint8Array>();
-  const closures = new Map<number, PDFRef[]>();
+  /** Per object: its bytes as parts; a stream's contents are pdf-lib's own buffer, not a copy. */
+  const serialized = new Map<PDFRef, Uint8Array[]>();
+  const closures = new Map<number, Closure>();
 
-  /** The page as a slice writes it: its inherited entries made its own, under the slice's page tree. */
-  function pageDictionary(index: number): PDFDict {
+  /** The page as a slice writes it: its inherited entries made its own, under `parent` when given. */
+  function pageDictionary(index: number, parent?: PDFRef): PDFDict {
     const leaf = pages[index]!.node;
+    const cleaned = withoutActions(leaf);
     const page = PDFDict.withContext(context);
-    for (const [key, value] of withoutActions(leaf).entries()) page.set(key, value);
+    if (cleaned instanceof PDFDict) for (const [key, value] of cleaned.entries()) page.set(key, value);
     for (const name of inheritedEntries) {
       const value = page.has(name) ? undefined : leaf.getInheritableAttribute(name);
       if (value !== undefined) page.set(name, value);
     }
-    page.set(names.parent, pagesRef);
+    page.delete(names.parent);
+    if (parent) page.set(names.parent, parent);
     // Article beads chain to other pages' beads; a slice has no threads to follow.
     page.delete(names.beads);
     return page;
@@ -61,60 +82,82 @@ export function createSliceWriter(source: PDFDocument): SliceWriter {
     return type instanceof PDFName && structureTypes.has(type.decodeText());
   }
 
-  /** The object as written: pages rebuilt, other dictionaries without their active content. */
+  /** An object other than a page, as written: without its active content. */
   function written(ref: PDFRef): PDFObject | undefined {
-    const index = pageIndexByRef.get(ref);
-    if (index !== undefined) return pageDictionary(index);
     const object = context.lookup(ref);
-    return object instanceof PDFDict ? withoutActions(object) : object;
+    return object === undefined ? undefined : withoutActions(object);
   }
 
-  /** The page's own object and every object it reaches, as written. */
-  function closure(index: number): PDFRef[] {
+  /**
+   * The page's own object and every object it reaches, as written. A form field's /Kids are not followed:
+   * they lead to the widgets of every other page, and a slice needs only its own pages' widgets.
+   */
+  function closure(index: number): Closure {
     const cached = closures.get(index);
     if (cached) return cached;
-    const root = pages[index]!.ref;
-    const reached = [root];
-    const seen = new Set<PDFRef>(reached);
+    const refs = [pages[index]!.ref];
+    const seen = new Set<PDFRef>(refs);
+    let largestReferenced = 0;
     const pending: PDFObject[] = [pageDictionary(index)];
+    const noteReferences = (value: PDFObject) => {
+      if (value instanceof PDFRef) largestReferenced = Math.max(largestReferenced, value.objectNumber);
+      else if (value instanceof PDFArray) for (const entry of value.asArray()) noteReferences(entry);
+    };
     for (let value = pending.pop(); value !== undefined; value = pending.pop()) {
       if (value instanceof PDFRef) {
+        largestReferenced = Math.max(largestReferenced, value.objectNumber);
         if (seen.has(value)) continue;
         seen.add(value);
-        const object = written(value);
+        const object = pageIndexByRef.has(value) ? undefined : written(value);
         if (object === undefined || isStructure(object)) continue;
-        reached.push(value);
+        refs.push(value);
         pending.push(object);
       } else if (value instanceof PDFDict) {
-        for (const [, entry] of value.entries()) pending.push(entry);
+        const followsKids = isStructure(value);
+        for (const [key, entry] of value.entries()) {
+          if (key === names.kids && !followsKids) noteReferences(entry);
+          else pending.push(entry);
+        }
       } else if (value instanceof PDFArray) {
         pending.push(...value.asArray());
       } else if (value instanceof PDFStream) {
         pending.push(value.dict);
       }
     }
-    closures.set(index, reached);
-    return reached;
+    const computed = { refs, largestReferenced };
+    closures.set(index, computed);
+    return computed;
   }
 
-  function serialize(ref: PDFRef, object: PDFObject): Uint8Array {
+  function serialize(ref: PDFRef, object: PDFObject): Uint8Array[] {
     const head = encoder.encode(`${ref.objectNumber} ${ref.generationNumber} obj\n`);
-    const size = object.sizeInBytes();
-    const bytes = new Uint8Array(head.length + size + objectEnd.length);
+    if (object instanceof PDFRawStream) {
+      object.updateDict();
+      const dictionary = object.dict;
+      const opening = new Uint8Array(head.length + dictionary.sizeInBytes() + streamStart.length);
+      opening.set(head);
+      dictionary.copyBytesInto(opening, head.length);
+      opening.set(streamStart, opening.length - streamStart.length);
+      return [opening, object.contents, streamEnd];
+    }
+    const bytes = new Uint8Array(head.length + object.sizeInBytes() + objectEnd.length);
     bytes.set(head);
     object.copyBytesInto(bytes, head.length);
-    bytes.set(objectEnd, head.length + size);
-    return bytes;
+    bytes.set(objectEnd, bytes.length - objectEnd.length);
+    return [bytes];
   }
 
-  function bytesOf(ref: PDFRef): Uint8Array {
+  function partsOf(ref: PDFRef, pagesRef: PDFRef): Uint8Array[] {
+    const index = pageIndexByRef.get(ref);
+    // A page names the slice's page tree, whose number depends on the slice: it is written afresh.
+    if (index !== undefined) return serialize(ref, pageDictionary(index, pagesRef));
     const cached = serialized.get(ref);
     if (cached) return cached;
     const object = written(ref);
     if (object === undefined) throw new Error(`object ${ref} is missing`);
-    const bytes = serialize(ref, object);
-    serialized.set(ref, bytes);
-    return bytes;
+    const parts = serialize(ref, object);
+    serialized.set(ref, parts);
+    return parts;
   }
 
   return {
@@ -126,22 +169,39 @@ export function createSliceWriter(source: PDFDocument): SliceWriter {
           throw new RangeError(`page index ${index} is outside the document's ${pages.length} pages`);
         return page.ref;
       });
-      const refs = [...new Set(indices.flatMap(closure))].sort((a, b) => a.objectNumber - b.objectNumber);
+      const reached = indices.map(closure);
+      // Above every number the slice's objects use or refer to, so that no dangling reference names them.
+      const base = Math.max(context.largestObjectNumber, ...reached.map((entry) => entry.largestReferenced));
+      const pagesRef = PDFRef.of(base + 1);
+      const catalogRef = PDFRef.of(base + 2);
+      const refs = [...new Set(reached.flatMap((entry) => entry.refs))].sort(
+        (a, b) => a.objectNumber - b.objectNumber,
+      );
       const tree = context.obj({ Type: "Pages", Kids: kids, Count: kids.length });
       const catalog = context.obj({ Type: "Catalog", Pages: pagesRef });
-      const parts = [header, ...refs.map(bytesOf), serialize(pagesRef, tree), serialize(catalogRef, catalog)];
-      const offsets: number[] = [];
-      let offset = 0;
-      for (const part of parts) {
-        offsets.push(offset);
-        offset += part.length;
-      }
-      const objects = [...refs, pagesRef, catalogRef].map((ref, at) => ({ ref, offset: offsets[at + 1]! }));
+      const objects = [
+        ...refs.map((ref) => ({ ref, parts: partsOf(ref, pagesRef) })),
+        { ref: pagesRef, parts: serialize(pagesRef, tree) },
+        { ref: catalogRef, parts: serialize(catalogRef, catalog) },
+      ];
+      let offset = header.length;
+      const placed = objects.map(({ ref, parts }) => {
+        const at = offset;
+        for (const part of parts) offset += part.length;
+        return { ref, offset: at, parts };
+      });
       const trailer = encoder.encode(
-        `${crossReferenceTable(objects)}trailer\n<< /Size ${catalogRef.objectNumber + 1} /Root ${catalogRef} >>\nstartxref\n${offset}\n%%EOF\n`,
+        `${crossReferenceTable(placed)}trailer\n<< /Size ${catalogRef.objectNumber + 1} /Root ${catalogRef} >>\nstartxref\n${offset}\n%%EOF\n`,
       );
       const output = new Uint8Array(offset + trailer.length);
-      for (const [at, part] of parts.entries()) output.set(part, offsets[at]!);
+      output.set(header);
+      for (const object of placed) {
+        let at = object.offset;
+        for (const part of object.parts) {
+          output.set(part, at);
+          at += part.length;
+        }
+      }
       output.set(trailer, offset);
       return output;
     },

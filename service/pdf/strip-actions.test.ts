@@ -46,3 +46,50 @@ describe("a slice of a page with active content", () => {
     expect(mayCarryActions(slice)).toBe(false);
   });
 });
+
+describe("active content that is not a page's or an annotation's own /A", () => {
+  it("is removed from direct annotations, other action keys and chained actions; links stay", async () => {
+    const document = await PDFDocument.create();
+    const page = document.addPage([400, 300]);
+    const { context } = document;
+    const script = () => context.obj({ S: "JavaScript", JS: PDFString.of("app.alert(2)") });
+    const uri = context.obj({ S: "URI", URI: PDFString.of("https://docs.example.test") });
+    page.node.set(
+      PDFName.of("Annots"),
+      context.obj([
+        // Written into the page, not as objects of their own.
+        context.obj({
+          Type: "Annot",
+          Subtype: "Link",
+          Rect: [0, 0, 9, 9],
+          A: script(),
+          AA: context.obj({ E: script() }),
+        }),
+        context.obj({ Type: "Annot", Subtype: "Link", Rect: [0, 0, 9, 9], PA: context.register(script()) }),
+        context.obj({
+          Type: "Annot",
+          Subtype: "Link",
+          Rect: [0, 0, 9, 9],
+          A: context.obj({ S: "GoToR", F: PDFString.of("other.pdf") }),
+        }),
+        context.obj({
+          Type: "Annot",
+          Subtype: "Link",
+          Rect: [0, 0, 9, 9],
+          A: context.obj({ S: "URI", URI: PDFString.of("https://example.test"), Next: [script()] }),
+        }),
+        context.obj({ Type: "Annot", Subtype: "Link", Rect: [0, 0, 9, 9], A: uri }),
+      ]),
+    );
+
+    const slice = createSliceWriter(document).write([0]);
+
+    const text = Buffer.from(slice).toString("latin1");
+    expect(text).not.toContain("app.alert");
+    expect(text).not.toContain("other.pdf");
+    expect(mayCarryActions(slice)).toBe(false);
+    expect(text).toContain("https://docs.example.test");
+    expect(text).toContain("https://example.test");
+    expect((await PDFDocument.load(slice)).getPageCount()).toBe(1);
+  });
+});

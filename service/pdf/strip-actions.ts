@@ -1,52 +1,75 @@
 /**
- * A slice is evidence to read, not a document to run: actions that execute code or open other programs are
- * removed from it (JavaScript, Launch, form submission; additional-actions and open actions), whatever the
- * customer's PDF carried. Links to URLs and within the slice stay.
+ * A slice is evidence to read, not a document to run: actions that execute code, open other files or
+ * programs, or send data are removed from it (JavaScript, Launch, remote and embedded go-tos, form
+ * submission, media), as are additional-actions and open actions, wherever the customer's PDF put them.
+ * Links to URLs and within the slice stay.
  */
-import { PDFArray, PDFDict, PDFName, type PDFObject } from "pdf-lib";
+import { PDFArray, PDFDict, PDFName, PDFNull, type PDFObject, PDFRawStream } from "pdf-lib";
 
 const activeActions = new Set([
   "JavaScript",
   "Launch",
+  "GoToR",
+  "GoToE",
   "SubmitForm",
   "ImportData",
   "Rendition",
   "Movie",
   "Sound",
+  "RichMediaExecute",
 ]);
+const removedKeys = [PDFName.of("AA"), PDFName.of("OpenAction")];
+const actionKind = PDFName.of("S");
 
 /** Bytes that may name an active action; a slice without them (saved without object streams) needs no cleaning. */
-const activeMarker = /\/(JavaScript|JS|Launch|SubmitForm|ImportData|AA|OpenAction)\b/;
+const activeMarker = new RegExp(`/(${[...activeActions, "JS", "AA", "OpenAction"].join("|")})\\b`);
 
 export function mayCarryActions(bytes: Uint8Array): boolean {
   return activeMarker.test(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1"));
 }
 
-/** Whether an action, or any action chained after it by /Next, runs code or another program. */
-function isActive(action: PDFObject | undefined, seen = new Set<PDFDict>()): boolean {
-  if (!(action instanceof PDFDict) || seen.has(action)) return false;
-  seen.add(action);
-  const kind = action.lookup(PDFName.of("S"));
-  if (kind instanceof PDFName && activeActions.has(kind.decodeText())) return true;
-  const next = action.lookup(PDFName.of("Next"));
-  if (next instanceof PDFArray) return next.asArray().some((_, index) => isActive(next.lookup(index), seen));
-  return isActive(next, seen);
+function isActiveAction(dictionary: PDFDict): boolean {
+  const kind = dictionary.lookup(actionKind);
+  return kind instanceof PDFName && activeActions.has(kind.decodeText());
 }
 
-const additionalActions = PDFName.of("AA");
-const openAction = PDFName.of("OpenAction");
-const action = PDFName.of("A");
-
 /**
- * The dictionary as a slice may carry it: without additional actions, an open action, or an action that
- * runs code (even chained after a link); the same dictionary when it has none of them.
+ * The value as a slice may carry it: an active action becomes null (so does a chained one, where it sits),
+ * every dictionary loses /AA and /OpenAction, and direct dictionaries, arrays and stream dictionaries inside
+ * are cleaned the same way. A value with nothing to remove is returned as it is; references are left to
+ * the caller, who cleans each object it writes.
  */
-export function withoutActions(dictionary: PDFDict): PDFDict {
-  const activeAction = isActive(dictionary.lookup(action));
-  if (!activeAction && !dictionary.has(additionalActions) && !dictionary.has(openAction)) return dictionary;
-  const copy = dictionary.clone();
-  copy.delete(additionalActions);
-  copy.delete(openAction);
-  if (activeAction) copy.delete(action);
-  return copy;
+export function withoutActions(value: PDFObject): PDFObject {
+  if (value instanceof PDFDict) {
+    if (isActiveAction(value)) return PDFNull;
+    let copy: PDFDict | null = null;
+    for (const key of removedKeys) {
+      if (value.has(key)) {
+        copy ??= value.clone();
+        copy.delete(key);
+      }
+    }
+    for (const [key, entry] of value.entries()) {
+      if (removedKeys.includes(key)) continue;
+      const cleaned = withoutActions(entry);
+      if (cleaned === entry) continue;
+      copy ??= value.clone();
+      copy.set(key, cleaned);
+    }
+    return copy ?? value;
+  }
+  if (value instanceof PDFArray) {
+    const entries = value.asArray();
+    const cleaned = entries.map(withoutActions);
+    if (cleaned.every((entry, at) => entry === entries[at])) return value;
+    const copy = value.clone();
+    for (const [at, entry] of cleaned.entries()) copy.set(at, entry);
+    return copy;
+  }
+  if (value instanceof PDFRawStream) {
+    const dictionary = withoutActions(value.dict);
+    if (dictionary === value.dict) return value;
+    return dictionary instanceof PDFDict ? PDFRawStream.of(dictionary, value.contents) : PDFNull;
+  }
+  return value;
 }
