@@ -49,23 +49,18 @@ export async function compareRetrieval(
   const ourFigures = measured.get(ours)!;
   return peers.flatMap((peer) => {
     const theirs = measured.get(peer)!;
+    const latency = (name: string, fraction: number) =>
+      benchRow(
+        "retrieval",
+        `${label} ${name}`,
+        "ms",
+        roundsPercentile(ourFigures.rounds, fraction),
+        peer.name,
+        roundsPercentile(theirs.rounds, fraction),
+      );
     return [
-      benchRow(
-        "retrieval",
-        `${label} p50`,
-        "ms",
-        roundsPercentile(ourFigures.rounds, 0.5),
-        peer.name,
-        roundsPercentile(theirs.rounds, 0.5),
-      ),
-      benchRow(
-        "retrieval",
-        `${label} p99`,
-        "ms",
-        roundsPercentile(ourFigures.rounds, 0.99),
-        peer.name,
-        roundsPercentile(theirs.rounds, 0.99),
-      ),
+      latency("p50", 0.5),
+      latency("p99", 0.99),
       benchRow("retrieval", `${label} hit@5`, "share", ourFigures.hit5, peer.name, theirs.hit5),
     ];
   });

@@ -37,17 +37,16 @@ interface Exchange {
   error: string | null;
 }
 
+interface ExchangeOptions {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  chunks?: Buffer[];
+  gapMs?: number;
+}
+
 /** Sends a request through `agent`, its body in `chunks` spaced `gapMs` apart, like a slow uplink. */
-function exchange(
-  agent: Agent,
-  options: {
-    method: string;
-    path: string;
-    headers?: Record<string, string>;
-    chunks?: Buffer[];
-    gapMs?: number;
-  },
-): Promise<Exchange> {
+function exchange(agent: Agent, options: ExchangeOptions): Promise<Exchange> {
   const chunks = options.chunks ?? [];
   const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
   return new Promise((resolve) => {
@@ -122,53 +121,47 @@ function oversizedUpload(fileBytes: number): { headers: Record<string, string>; 
   return { headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` }, chunks };
 }
 
+/**
+ * Sends `request` slowly on a keep-alive connection of its own: it must be refused with 413, and the next
+ * request must travel on the same socket. Gives back the refusal.
+ */
+async function expectRefusedOnAKeptConnection(request: ExchangeOptions): Promise<Exchange> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const refused = await exchange(agent, { ...request, gapMs: 120 });
+    expect(refused.error).toBeNull();
+    expect(refused.status).toBe(413);
+    const next = await exchange(agent, { method: "GET", path: "/admin/v1/limits" });
+    expect(next.error).toBeNull();
+    expect(next.status).toBe(200);
+    // The answer said keep-alive; it must have meant it.
+    expect(refused.headers.connection).toBe("keep-alive");
+    expect(next.reusedSocket).toBe(true);
+    return refused;
+  } finally {
+    agent.destroy();
+  }
+}
+
 describe("an answer given before the body has all arrived", () => {
   it("an over-limit upload sent slowly gets 413, and its kept-alive connection carries the next request", async () => {
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      const upload = oversizedUpload(200_000);
-      const refused = await exchange(agent, {
-        method: "POST",
-        path: `/admin/v1/assistants/${assistantId}/documents`,
-        ...upload,
-        gapMs: 120,
-      });
-      expect(refused.error).toBeNull();
-      expect(refused.status).toBe(413);
-      expect(refused.headers["content-type"]).toMatch(/^application\/problem\+json/);
-      const next = await exchange(agent, { method: "GET", path: "/admin/v1/limits" });
-      expect(next.error).toBeNull();
-      expect(next.status).toBe(200);
-      // The answer said keep-alive; it must have meant it.
-      expect(refused.headers.connection).toBe("keep-alive");
-      expect(next.reusedSocket).toBe(true);
-    } finally {
-      agent.destroy();
-    }
+    const refused = await expectRefusedOnAKeptConnection({
+      method: "POST",
+      path: `/admin/v1/assistants/${assistantId}/documents`,
+      ...oversizedUpload(200_000),
+    });
+    expect(refused.headers["content-type"]).toMatch(/^application\/problem\+json/);
   });
 
   it("an oversized JSON body sent slowly gets 413, and its kept-alive connection carries the next request", async () => {
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      const body = Buffer.from(JSON.stringify({ name: "x".repeat(100_000) }));
-      const size = Math.ceil(body.length / 10);
-      const refused = await exchange(agent, {
-        method: "POST",
-        path: "/admin/v1/assistants",
-        headers: { "Content-Type": "application/json" },
-        chunks: Array.from({ length: 10 }, (_, index) => body.subarray(index * size, (index + 1) * size)),
-        gapMs: 120,
-      });
-      expect(refused.error).toBeNull();
-      expect(refused.status).toBe(413);
-      const next = await exchange(agent, { method: "GET", path: "/admin/v1/limits" });
-      expect(next.error).toBeNull();
-      expect(next.status).toBe(200);
-      expect(refused.headers.connection).toBe("keep-alive");
-      expect(next.reusedSocket).toBe(true);
-    } finally {
-      agent.destroy();
-    }
+    const body = Buffer.from(JSON.stringify({ name: "x".repeat(100_000) }));
+    const size = Math.ceil(body.length / 10);
+    await expectRefusedOnAKeptConnection({
+      method: "POST",
+      path: "/admin/v1/assistants",
+      headers: { "Content-Type": "application/json" },
+      chunks: Array.from({ length: 10 }, (_, index) => body.subarray(index * size, (index + 1) * size)),
+    });
   });
 });
 

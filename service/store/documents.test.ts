@@ -1,29 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPostgres } from "../testing/postgres.ts";
-import { temporaryDirectory } from "../testing/temporary-directory.ts";
-import { openStore, type Store } from "./store.ts";
+import { storeEngines } from "../testing/store-engines.ts";
+import type { Store } from "./store.ts";
 
-const engines = [
-  {
-    name: "PGlite",
-    open: async () => ({
-      store: await openStore({ pgliteDir: temporaryDirectory("cka-pglite-") }),
-      stop: () => {},
-    }),
-  },
-  {
-    name: "PostgreSQL",
-    open: async () => {
-      const postgres = await startPostgres();
-      return {
-        store: await openStore({ databaseUrl: postgres.url, pgliteDir: "" }),
-        stop: () => postgres.stop(),
-      };
-    },
-  },
-];
-
-describe.each(engines)("document queue on $name", ({ open }) => {
+describe.each(storeEngines)("document queue on $name", ({ open }) => {
   let store: Store;
   let stop: () => void;
   beforeAll(async () => {

@@ -4,7 +4,7 @@ import type { StoredPassage } from "../domain.ts";
 import { temporaryDirectory } from "../testing/temporary-directory.ts";
 import { migrate } from "./migrate.ts";
 import { openPglite, type SqlClient } from "./sql-client.ts";
-import { createStore, type Store } from "./store.ts";
+import { createStore, openStore, type Store } from "./store.ts";
 
 describe("stored sentence positions", () => {
   let client: SqlClient;
@@ -67,15 +67,12 @@ describe("stored sentence positions", () => {
 });
 
 describe("passages read back for the index", () => {
-  let client: SqlClient;
   let store: Store;
   beforeAll(async () => {
-    client = await openPglite(temporaryDirectory("cka-passages-index-"));
-    await migrate(client);
-    store = createStore(client);
+    store = await openStore({ pgliteDir: temporaryDirectory("cka-passages-index-") });
   });
   afterAll(async () => {
-    await client.close();
+    await store.close();
   });
 
   it("gives every passage of the documents once, in order, in bounded batches without positions", async () => {

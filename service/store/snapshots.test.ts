@@ -1,18 +1,13 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { temporaryDirectory } from "../testing/temporary-directory.ts";
-import { migrate } from "./migrate.ts";
-import { openPglite, type SqlClient } from "./sql-client.ts";
-import { createStore, type Store } from "./store.ts";
+import { openStore, type Store } from "./store.ts";
 
-let client: SqlClient;
 let store: Store;
 beforeAll(async () => {
-  client = await openPglite(temporaryDirectory("cka-snapshots-"));
-  await migrate(client);
-  store = createStore(client);
+  store = await openStore({ pgliteDir: temporaryDirectory("cka-snapshots-") });
 });
 afterAll(async () => {
-  await client.close();
+  await store.close();
 });
 
 it("gives back a snapshot larger than one read slice byte for byte", async () => {

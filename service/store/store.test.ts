@@ -1,29 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StoredPassage } from "../domain.ts";
 import { durableId } from "../ids.ts";
-import { startPostgres, type TestPostgres } from "../testing/postgres.ts";
-import { temporaryDirectory } from "../testing/temporary-directory.ts";
-import { openStore, type Store } from "./store.ts";
-
-const engines = [
-  {
-    name: "PGlite",
-    open: async () => ({
-      store: await openStore({ pgliteDir: temporaryDirectory("cka-pglite-") }),
-      stop: () => {},
-    }),
-  },
-  {
-    name: "PostgreSQL",
-    open: async () => {
-      const postgres: TestPostgres = await startPostgres();
-      return {
-        store: await openStore({ databaseUrl: postgres.url, pgliteDir: "" }),
-        stop: () => postgres.stop(),
-      };
-    },
-  },
-];
+import { storeEngines } from "../testing/store-engines.ts";
+import type { Store } from "./store.ts";
 
 function passage(
   assistantId: string,
@@ -56,7 +35,7 @@ function passage(
   };
 }
 
-describe.each(engines)("store on $name", ({ open }) => {
+describe.each(storeEngines)("store on $name", ({ open }) => {
   let store: Store;
   let stop: () => void;
   beforeAll(async () => {
