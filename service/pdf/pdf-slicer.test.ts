@@ -1,12 +1,17 @@
-/** The PDF slicer: the right pages from qpdf and from the worker, and a main thread that stays free meanwhile. */
+/**
+ * The PDF slicer: the right pages from the worker, from pdf-lib for files the lazy reader cannot follow and from
+ * qpdf for files the worker cannot read, and a main thread that stays free meanwhile.
+ */
 import { execFileSync } from "node:child_process";
-import { createReadStream, writeFileSync } from "node:fs";
+import { createReadStream, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createBlobStore } from "../blobs.ts";
 import { evalPdfFolder } from "../testing/public-api-fixture.ts";
 import { temporaryDirectory } from "../testing/temporary-directory.ts";
+import { openLazily } from "./lazy-pdf-reader.ts";
 import { createPdfSlicer, type PdfSlice, type PdfSlicer } from "./pdf-slicer.ts";
+import { createSliceWriter } from "./slice-writer.ts";
 
 const folder = temporaryDirectory("cka-slicer-");
 const gnuplot = join(evalPdfFolder, "gnuplot.pdf");
@@ -15,10 +20,33 @@ function extract(pages: string, name: string): string {
   execFileSync("qpdf", ["--empty", "--pages", gnuplot, pages, "--", target]);
   return target;
 }
+const single = extract("31", "single.pdf");
+const encrypted = join(folder, "encrypted.pdf");
+// Readable without a password, as viewers open it; neither the lazy reader nor pdf-lib decrypts.
+execFileSync("qpdf", ["--encrypt", "", "owner", "256", "--", single, encrypted]);
+
+/** gnuplot.pdf's pages 31-33 with a classic cross-reference table whose entry for one page's contents is wrong. */
+function misdirected(): string {
+  const plain = join(folder, "plain.pdf");
+  execFileSync("qpdf", ["--empty", "--object-streams=disable", "--pages", gnuplot, "31-33", "--", plain]);
+  const text = readFileSync(plain).toString("latin1");
+  const contents = Number(/\/Contents (\d+) 0 R/.exec(text)![1]);
+  const table = text.lastIndexOf("\nxref\n");
+  const lines = text.slice(table).split("\n");
+  // Line 3 is object 0's entry in the single subsection qpdf writes.
+  const entry = 3 + contents;
+  lines[entry] = lines[entry - 1]!;
+  const target = join(folder, "misdirected.pdf");
+  writeFileSync(target, Buffer.from(text.slice(0, table) + lines.join("\n"), "latin1"));
+  return target;
+}
+
 const documents: Record<string, { path: string; pages: number }> = {
   gnuplot: { path: gnuplot, pages: 311 },
   "one page": { path: extract("1", "one.pdf"), pages: 1 },
   "two pages": { path: extract("1-2", "two.pdf"), pages: 2 },
+  encrypted: { path: encrypted, pages: 1 },
+  misdirected: { path: misdirected(), pages: 3 },
 };
 // The tests name documents by key; the slicer only needs a path for each.
 const blobs = { pathOf: (key: string) => documents[key]!.path };
@@ -60,25 +88,33 @@ async function expectPages(slice: PdfSlice, row: (typeof rows)[number]): Promise
   expect(texts.join("").trim()).not.toBe("");
 }
 
-describe("slices from qpdf, as every document's first slice is", () => {
+describe("slices from the worker", () => {
+  const worker = slicer();
   it.each(rows)("page $page of $document is its $pages pages from $start, text for text", async (row) => {
-    const cold = slicer();
-    const slice = await cold.slice(row.document, row.page, documents[row.document]!.pages);
-    // Stops the background parse, which this test does not need.
-    await cold.close();
-    await expectPages(slice, row);
+    await expectPages(await worker.slice(row.document, row.page, documents[row.document]!.pages), row);
+  });
+
+  it("come from a whole parse when the cross-reference table points an object elsewhere", async () => {
+    const row = { document: "misdirected", page: 1, start: 0, pages: 3 };
+    const lazily = createSliceWriter(openLazily(readFileSync(documents.misdirected!.path)));
+    expect(() => lazily.write([0, 1, 2])).toThrow(/does not point at it/);
+    await expectPages(await slicer({ qpdf: null }).slice(row.document, row.page, 3), row);
   });
 });
 
-describe("slices from the pdf-lib worker, as without qpdf", () => {
-  const worker = slicer({ qpdf: null });
-  it.each(rows)("page $page of $document is its $pages pages from $start, text for text", async (row) => {
-    await expectPages(await worker.slice(row.document, row.page, documents[row.document]!.pages), row);
+describe("an encrypted document, which the worker cannot read", () => {
+  const row = { document: "encrypted", page: 0, start: 0, pages: 1 };
+  it("is sliced by qpdf", async () => {
+    await expectPages(await slicer().slice(row.document, row.page, 1), row);
+  });
+
+  it("is refused with the worker's reason without qpdf", async () => {
+    await expect(slicer({ qpdf: null }).slice(row.document, row.page, 1)).rejects.toThrow(/PDF slice failed/);
   });
 });
 
 describe("the main thread while a cold document is sliced", () => {
-  it("keeps firing a 5 ms timer on time through the slice and the document's parse", async () => {
+  it("keeps firing a 5 ms timer on time through the slice and the worker's reading ahead", async () => {
     // A real blob store, as the service has.
     const store = createBlobStore(join(folder, "blobs"));
     const { sha256 } = await store.write(createReadStream(gnuplot), Number.POSITIVE_INFINITY);
@@ -92,7 +128,7 @@ describe("the main thread while a cold document is sliced", () => {
     }, 5);
     try {
       await created.slice(sha256, 150, 311);
-      // pdf-lib parses gnuplot.pdf (311 pages) in ~0.5 s of CPU after the first slice is served.
+      // The worker reads the rest of gnuplot.pdf (311 pages) in ~0.5 s of CPU after the first slice is served.
       await new Promise((settle) => setTimeout(settle, 3000));
       await created.slice(sha256, 10, 311);
     } finally {

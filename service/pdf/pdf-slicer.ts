@@ -1,15 +1,15 @@
 /**
- * Three-page slices of a stored PDF, made off the main thread. The first slice of a document comes from qpdf
- * (fast on a cold file) while a worker thread parses the document with pdf-lib; later slices are written from
- * the parsed document in that worker (slice-writer.ts). Without qpdf every slice comes from the worker. Parsed
- * documents and slices are kept in bounded in-memory caches.
+ * Three-page slices of a stored PDF, made off the main thread: a worker thread reads each document lazily and
+ * writes slices from it (slice-worker.ts). A document the worker cannot slice (encrypted, or too damaged for
+ * pdf-lib) is sliced by qpdf from then on, when qpdf is installed. Documents and slices are kept in bounded
+ * in-memory caches.
  */
 import { execFile } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { promisify } from "node:util";
 import type { BlobStore } from "../blobs.ts";
 import { BoundedCache, type CacheBounds } from "./bounded-cache.ts";
-import { createSliceWorkerClient } from "./slice-worker-client.ts";
+import { createSliceWorkerClient, SliceWorkerLost } from "./slice-worker-client.ts";
 import { mayCarryActions } from "./strip-actions.ts";
 
 const run = promisify(execFile);
@@ -25,12 +25,12 @@ export interface PdfSlice {
 export interface PdfSlicerOptions {
   blobs: Pick<BlobStore, "pathOf">;
   /**
-   * Bounded by the original files' sizes; pdf-lib holds a few times that in memory, and the slice writer up to
-   * about once more (the bytes of the objects slices have reached).
+   * Bounded by the original files' sizes; the worker holds the file, a few times that once it has parsed all
+   * of it, and the slice writer up to about once more (the bytes of the objects slices have reached).
    */
   parsedDocuments?: CacheBounds;
   slices?: CacheBounds;
-  /** The qpdf executable; `null` (or one that does not run) leaves every slice to pdf-lib. */
+  /** The qpdf executable for documents the worker cannot slice; `null` (or one that does not run): none. */
   qpdf?: string | null;
 }
 
@@ -57,35 +57,20 @@ async function qpdfRuns(command: string | null): Promise<boolean> {
 export function createPdfSlicer(options: PdfSlicerOptions) {
   const qpdf = options.qpdf === undefined ? "qpdf" : options.qpdf;
   const qpdfAvailable = qpdfRuns(qpdf);
-  /** Whether the worker has finished parsing each document it holds. */
-  const parsed = new BoundedCache<{ settled: boolean }>(
+  /** The documents the worker holds, and those it could not slice. */
+  const documents = new BoundedCache<{ reader: "worker" | "qpdf" }>(
     options.parsedDocuments ?? defaultSlicerBounds.parsedDocuments,
     (sha256) => worker.forget(sha256),
   );
   const slices = new BoundedCache<PdfSlice>(options.slices ?? defaultSlicerBounds.slices);
-  const worker = createSliceWorkerClient({
-    onParsed(sha256, ok) {
-      const entry = parsed.get(sha256);
-      if (!ok) parsed.delete(sha256);
-      else if (entry) entry.settled = true;
-      // Evicted while it was parsing: the worker must not keep what the bounds no longer count.
-      else worker.forget(sha256);
-    },
-    onLost: () => parsed.clear(),
-  });
+  const worker = createSliceWorkerClient();
 
-  /** Has the worker parse the document for the next slices, unless it has it or is at it. */
-  async function startParsing(sha256: string, path: string): Promise<void> {
-    if (parsed.has(sha256)) return;
-    parsed.set(sha256, { settled: false }, (await stat(path)).size);
-    worker.parse(sha256, path);
-  }
-
-  /** Null when qpdf cannot read the file; the worker then gets its turn. */
-  async function sliceWithQpdf(command: string, path: string, start: number, end: number) {
+  /** Null when qpdf cannot read the file either. */
+  async function sliceWithQpdf(path: string, start: number, end: number) {
+    if (qpdf === null || !(await qpdfAvailable)) return null;
     try {
       const { stdout } = await run(
-        command,
+        qpdf,
         // Without object streams every dictionary is plain text, so active content shows in the bytes.
         ["--empty", "--object-streams=disable", "--pages", path, `${start + 1}-${end + 1}`, "--", "-"],
         {
@@ -95,9 +80,33 @@ export function createPdfSlicer(options: PdfSlicerOptions) {
       );
       return new Uint8Array(stdout);
     } catch {
-      // qpdf refuses some damaged files that pdf-lib still reads.
       return null;
     }
+  }
+
+  async function sliceOf(sha256: string, start: number, end: number): Promise<Uint8Array<ArrayBuffer>> {
+    const path = options.blobs.pathOf(sha256);
+    let held = documents.get(sha256);
+    if (!held) {
+      held = { reader: "worker" };
+      documents.set(sha256, held, (await stat(path)).size);
+    }
+    let workerError: unknown;
+    if (held.reader === "worker") {
+      try {
+        return await worker.slice(sha256, path, start, end);
+      } catch (error) {
+        workerError = error;
+        // A worker that crashed says nothing of the document; one that answered "failed" does.
+        if (!(error instanceof SliceWorkerLost)) {
+          held.reader = "qpdf";
+          worker.forget(sha256);
+        }
+      }
+    }
+    const fromQpdf = await sliceWithQpdf(path, start, end);
+    if (!fromQpdf) throw workerError ?? new Error(`neither the worker nor qpdf could slice ${sha256}`);
+    return mayCarryActions(fromQpdf) ? await worker.clean(fromQpdf) : fromQpdf;
   }
 
   return {
@@ -106,16 +115,7 @@ export function createPdfSlicer(options: PdfSlicerOptions) {
       const key = `${sha256}-${start}-${end}`;
       const cached = slices.get(key);
       if (cached) return cached;
-      const path = options.blobs.pathOf(sha256);
-      const viaQpdf = parsed.get(sha256)?.settled !== true && qpdf !== null && (await qpdfAvailable);
-      const fromQpdf = viaQpdf ? await sliceWithQpdf(qpdf, path, start, end) : null;
-      // Started after qpdf is done, so the two do not compete for a core while a user waits.
-      await startParsing(sha256, path);
-      const bytes = fromQpdf
-        ? mayCarryActions(fromQpdf)
-          ? await worker.clean(fromQpdf)
-          : fromQpdf
-        : await worker.slice(sha256, path, start, end);
+      const bytes = await sliceOf(sha256, start, end);
       const slice = { bytes, start, pageCount };
       slices.set(key, slice, bytes.byteLength);
       return slice;

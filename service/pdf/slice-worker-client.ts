@@ -1,11 +1,13 @@
-/** Talks to the slicer's worker thread: one thread, started on first use, restarted after a crash. */
+/**
+ * Talks to the slicer's worker thread: one thread, started with the client (so that the first slice does not wait
+ * for it to load its code), restarted on the next request after a crash.
+ */
 import { Worker } from "node:worker_threads";
 import type { WorkerReply, WorkerRequest } from "./slice-worker-protocol.ts";
 
 const workerUrl = new URL("./slice-worker.ts", import.meta.url);
 
 export interface SliceWorkerClient {
-  parse(sha256: string, path: string): void;
   forget(sha256: string): void;
   slice(sha256: string, path: string, start: number, end: number): Promise<Uint8Array<ArrayBuffer>>;
   /** `bytes` saved again without active content. */
@@ -13,11 +15,10 @@ export interface SliceWorkerClient {
   close(): Promise<void>;
 }
 
-export function createSliceWorkerClient(events: {
-  onParsed: (sha256: string, ok: boolean) => void;
-  /** The worker ended (crash or close): every document it had parsed is gone. */
-  onLost: () => void;
-}): SliceWorkerClient {
+/** The worker ended (crash or close) before it answered; the document may be fine. */
+export class SliceWorkerLost extends Error {}
+
+export function createSliceWorkerClient(): SliceWorkerClient {
   let worker: Worker | null = null;
   let nextId = 0;
   const pending = new Map<
@@ -27,7 +28,6 @@ export function createSliceWorkerClient(events: {
 
   function lost(error: Error): void {
     worker = null;
-    events.onLost();
     for (const request of pending.values()) request.reject(error);
     pending.clear();
   }
@@ -38,22 +38,23 @@ export function createSliceWorkerClient(events: {
     // The worker never keeps the process alive; the HTTP server does while there is work.
     created.unref();
     created.on("message", (reply: WorkerReply) => {
-      if (reply.kind === "parsed") return events.onParsed(reply.sha256, reply.ok);
       const request = pending.get(reply.id);
       pending.delete(reply.id);
       if (reply.kind === "sliced") request?.resolve(reply.bytes);
       else request?.reject(new Error(`PDF slice failed: ${reply.message}`));
     });
-    created.on("error", lost);
-    created.on("exit", (code) => lost(new Error(`the PDF slice worker exited with code ${code}`)));
+    created.on("error", (error) =>
+      lost(new SliceWorkerLost(`the PDF slice worker crashed: ${error.message}`)),
+    );
+    created.on("exit", (code) => lost(new SliceWorkerLost(`the PDF slice worker exited with code ${code}`)));
     worker = created;
     return created;
   }
 
   const post = (message: WorkerRequest) => started().postMessage(message);
 
+  started();
   return {
-    parse: (sha256, path) => post({ kind: "parse", sha256, path }),
     forget: (sha256) => worker?.postMessage({ kind: "forget", sha256 } satisfies WorkerRequest),
     slice(sha256, path, start, end) {
       const id = nextId++;

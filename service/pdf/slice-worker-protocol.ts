@@ -1,7 +1,6 @@
 /** The messages between the PDF slicer and its worker thread (slice-worker.ts). */
 
 export type WorkerRequest =
-  | { kind: "parse"; sha256: string; path: string }
   | { kind: "forget"; sha256: string }
   /** Pages [start, end] (0-based, inclusive) copied into a new PDF. */
   | { kind: "slice"; id: number; sha256: string; path: string; start: number; end: number }
@@ -9,6 +8,5 @@ export type WorkerRequest =
   | { kind: "clean"; id: number; bytes: Uint8Array };
 
 export type WorkerReply =
-  | { kind: "parsed"; sha256: string; ok: boolean }
   | { kind: "sliced"; id: number; bytes: Uint8Array<ArrayBuffer> }
   | { kind: "failed"; id: number; message: string };

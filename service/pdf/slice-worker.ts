@@ -1,56 +1,111 @@
 /**
- * The PDF slicer's worker thread: parses documents with pdf-lib and writes slices of them (slice-writer.ts), off
- * the service's main thread. Messages are described in slice-worker-protocol.ts.
+ * The PDF slicer's worker thread: reads documents and writes slices of them (slice-writer.ts), off the service's
+ * main thread. A document is read lazily (lazy-pdf-reader.ts): a first slice reads only what its pages reach,
+ * and while the worker has nothing to answer it reads the rest of the document a few milliseconds at a time,
+ * so that later slices find their objects parsed. A document the lazy reader refuses is parsed whole by pdf-lib,
+ * which rebuilds damaged cross-references. Messages are described in slice-worker-protocol.ts.
  */
 import { readFile } from "node:fs/promises";
 import { parentPort } from "node:worker_threads";
 import { ParseSpeeds, PDFDocument } from "pdf-lib";
+import { openLazily } from "./lazy-pdf-reader.ts";
 import type { WorkerReply, WorkerRequest } from "./slice-worker-protocol.ts";
-import { createSliceWriter, type SliceWriter } from "./slice-writer.ts";
+import { createSliceWriter, pageSourceOf, type SliceWriter } from "./slice-writer.ts";
 
 if (!parentPort) throw new Error("slice-worker.ts runs only as a worker thread");
 const port = parentPort;
+/** How long one step of reading ahead may hold the thread before a waiting request is answered. */
+const readAheadStepMs = 4;
 
-/** Parsed documents by sha256; the main thread says which to forget, and so bounds this map. */
-const documents = new Map<string, Promise<SliceWriter>>();
+interface Held {
+  writer: SliceWriter;
+  /** Reads more of the document for up to `ms`; false once everything is read. */
+  readAhead(ms: number): boolean;
+  lazy: boolean;
+}
+
+/** Documents by sha256; the main thread says which to forget, and so bounds this map. */
+const documents = new Map<string, Promise<Held>>();
 const reply = (message: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
-const parse = async (bytes: Uint8Array): Promise<SliceWriter> =>
-  createSliceWriter(
-    await PDFDocument.load(bytes, { parseSpeed: ParseSpeeds.Fastest, updateMetadata: false }),
-  );
+async function parsedWhole(bytes: Uint8Array): Promise<Held> {
+  const document = await PDFDocument.load(bytes, { parseSpeed: ParseSpeeds.Fastest, updateMetadata: false });
+  return { writer: createSliceWriter(pageSourceOf(document)), readAhead: () => false, lazy: false };
+}
 
-function documentOf(sha256: string, path: string): Promise<SliceWriter> {
+async function read(path: string): Promise<Held> {
+  const bytes = await readFile(path);
+  try {
+    const source = openLazily(bytes);
+    return { writer: createSliceWriter(source), readAhead: source.readAhead, lazy: true };
+  } catch {
+    return parsedWhole(bytes);
+  }
+}
+
+function documentOf(sha256: string, path: string): Promise<Held> {
   const existing = documents.get(sha256);
   if (existing) return existing;
-  const parsing = readFile(path).then(parse);
-  documents.set(sha256, parsing);
-  parsing.then(
-    () => reply({ kind: "parsed", sha256, ok: true }),
-    () => {
-      // A failed parse is not kept: the next request tries again.
-      documents.delete(sha256);
-      reply({ kind: "parsed", sha256, ok: false });
-    },
-  );
-  return parsing;
+  const reading = read(path);
+  documents.set(sha256, reading);
+  // A failed read is not kept: the next request tries again.
+  reading.catch(() => documents.delete(sha256));
+  return reading;
 }
 
 const pageRange = (start: number, end: number) =>
   Array.from({ length: end - start + 1 }, (_, offset) => start + offset);
 
+/** A slice of the document; a lazily read one that turns out damaged past its cross-reference is parsed whole. */
+async function slice(sha256: string, path: string, indices: number[]): Promise<Uint8Array<ArrayBuffer>> {
+  const held = await documentOf(sha256, path);
+  try {
+    return held.writer.write(indices);
+  } catch (error) {
+    if (!held.lazy) throw error;
+    const whole = parsedWhole(await readFile(path));
+    documents.set(sha256, whole);
+    return (await whole).writer.write(indices);
+  }
+}
+
 /** Rewrites a slice qpdf made, which may carry active content, without it. */
 async function clean(bytes: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
-  const writer = await parse(bytes);
+  const { writer } = await parsedWhole(bytes);
   return writer.write(pageRange(0, writer.pageCount - 1));
 }
 
+let pendingRequests = 0;
+let readingAhead = false;
+
+/** Reads ahead in the documents held, one short step per turn of the event loop, while no request waits. */
+function readAheadWhenIdle(): void {
+  if (readingAhead) return;
+  readingAhead = true;
+  const step = async () => {
+    if (pendingRequests > 0) {
+      readingAhead = false;
+      return;
+    }
+    for (const held of documents.values()) {
+      const document = await held.catch(() => null);
+      if (document?.readAhead(readAheadStepMs)) {
+        setImmediate(step);
+        return;
+      }
+    }
+    readingAhead = false;
+  };
+  setImmediate(step);
+}
+
 async function answer(request: Extract<WorkerRequest, { kind: "slice" | "clean" }>): Promise<void> {
+  pendingRequests += 1;
   try {
     const bytes =
       request.kind === "clean"
         ? await clean(request.bytes)
-        : (await documentOf(request.sha256, request.path)).write(pageRange(request.start, request.end));
+        : await slice(request.sha256, request.path, pageRange(request.start, request.end));
     reply({ kind: "sliced", id: request.id, bytes }, [bytes.buffer]);
   } catch (error) {
     reply({
@@ -58,12 +113,13 @@ async function answer(request: Extract<WorkerRequest, { kind: "slice" | "clean" 
       id: request.id,
       message: error instanceof Error ? error.message : String(error),
     });
+  } finally {
+    pendingRequests -= 1;
+    readAheadWhenIdle();
   }
 }
 
 port.on("message", (message: WorkerRequest) => {
-  // A failed parse is answered by documentOf's own "parsed" message.
-  if (message.kind === "parse") void documentOf(message.sha256, message.path);
-  else if (message.kind === "forget") documents.delete(message.sha256);
+  if (message.kind === "forget") documents.delete(message.sha256);
   else void answer(message);
 });

@@ -6,7 +6,7 @@ import { ParseSpeeds, PDFDocument, PDFName, PDFRef } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { evalPdfFolder } from "../testing/public-api-fixture.ts";
 import { temporaryDirectory } from "../testing/temporary-directory.ts";
-import { createSliceWriter, type SliceWriter } from "./slice-writer.ts";
+import { createSliceWriter, pageSourceOf, type SliceWriter } from "./slice-writer.ts";
 
 const folder = temporaryDirectory("cka-slice-writer-");
 const pageText = (path: string, page: number) =>
@@ -17,7 +17,7 @@ async function writerOf(path: string): Promise<SliceWriter> {
     parseSpeed: ParseSpeeds.Fastest,
     updateMetadata: false,
   });
-  return createSliceWriter(document);
+  return createSliceWriter(pageSourceOf(document));
 }
 
 describe.each(["gnuplot.pdf", "developers-reference.pdf", "debian-reference.en.pdf"])(
@@ -60,7 +60,7 @@ describe("a form whose fields share one root", () => {
       const page = document.addPage([300, 200]);
       form.createTextField(`root.field${index}`).addToPage(page, { x: 10, y: 10, width: 100, height: 20 });
     }
-    const slice = createSliceWriter(document).write([10, 11, 12]);
+    const slice = createSliceWriter(pageSourceOf(document)).write([10, 11, 12]);
     const widgets =
       Buffer.from(slice)
         .toString("latin1")
@@ -78,7 +78,7 @@ describe("a reference to an object the document does not have", () => {
     page.node.set(PDFName.of("Annots"), context.obj([context.register(note)]));
     const missing = PDFRef.of(context.largestObjectNumber + 1);
     note.set(PDFName.of("Popup"), missing);
-    const slice = await PDFDocument.load(createSliceWriter(document).write([0]));
+    const slice = await PDFDocument.load(createSliceWriter(pageSourceOf(document)).write([0]));
     expect(slice.context.lookup(missing)).toBeUndefined();
     expect(slice.getPageCount()).toBe(1);
   });
@@ -88,7 +88,7 @@ describe("a page index outside the document", () => {
   it("is refused by name", async () => {
     const document = await PDFDocument.create();
     document.addPage();
-    expect(() => createSliceWriter(document).write([0, 1])).toThrow(
+    expect(() => createSliceWriter(pageSourceOf(document)).write([0, 1])).toThrow(
       /page index 1 is outside the document's 1 pages/,
     );
   });

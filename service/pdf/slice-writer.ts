@@ -12,10 +12,12 @@
  */
 import {
   PDFArray,
+  type PDFContext,
   PDFDict,
   type PDFDocument,
   PDFName,
   type PDFObject,
+  type PDFPageLeaf,
   PDFRawStream,
   PDFRef,
   PDFStream,
@@ -38,6 +40,31 @@ const objectEnd = encoder.encode("\nendobj\n");
 // The binary comment tells transfer tools the file is not text.
 const header = new Uint8Array([...encoder.encode("%PDF-1.7\n%"), 0xe2, 0xe3, 0xcf, 0xd3, 0x0a]);
 
+/** What a slice is written from: a document's objects and its pages by index (parsed whole, or read lazily). */
+export interface PageSource {
+  context: PDFContext;
+  /** The largest object number the document uses. */
+  largestObjectNumber: number;
+  pageCount: number;
+  /** Throws a RangeError outside [0, pageCount). */
+  page(index: number): { ref: PDFRef; node: PDFPageLeaf };
+}
+
+/** A document pdf-lib has parsed whole, as a page source. */
+export function pageSourceOf(document: PDFDocument): PageSource {
+  const pages = document.getPages();
+  return {
+    context: document.context,
+    largestObjectNumber: document.context.largestObjectNumber,
+    pageCount: pages.length,
+    page(index) {
+      const page = pages[index];
+      if (!page) throw new RangeError(`page index ${index} is outside the document's ${pages.length} pages`);
+      return { ref: page.ref, node: page.node };
+    },
+  };
+}
+
 export interface SliceWriter {
   readonly pageCount: number;
   /** A PDF of the pages at `indices` (0-based, in that order). */
@@ -51,17 +78,22 @@ interface Closure {
   largestReferenced: number;
 }
 
-export function createSliceWriter(source: PDFDocument): SliceWriter {
+export function createSliceWriter(source: PageSource): SliceWriter {
   const { context } = source;
-  const pages = source.getPages();
-  const pageIndexByRef = new Map(pages.map((page, index) => [page.ref, index]));
+  /** The pages slices have held so far; other pages are left out of a slice as structure (their /Type). */
+  const pageIndexByRef = new Map<PDFRef, number>();
+  const pageAt = (index: number) => {
+    const page = source.page(index);
+    pageIndexByRef.set(page.ref, index);
+    return page;
+  };
   /** Per object: its bytes as parts; a stream's contents are pdf-lib's own buffer, not a copy. */
   const serialized = new Map<PDFRef, Uint8Array[]>();
   const closures = new Map<number, Closure>();
 
   /** The page as a slice writes it: its inherited entries made its own, under `parent` when given. */
   function pageDictionary(index: number, parent?: PDFRef): PDFDict {
-    const leaf = pages[index]!.node;
+    const leaf = pageAt(index).node;
     const cleaned = withoutActions(leaf);
     const page = PDFDict.withContext(context);
     if (cleaned instanceof PDFDict) for (const [key, value] of cleaned.entries()) page.set(key, value);
@@ -95,7 +127,7 @@ export function createSliceWriter(source: PDFDocument): SliceWriter {
   function closure(index: number): Closure {
     const cached = closures.get(index);
     if (cached) return cached;
-    const refs = [pages[index]!.ref];
+    const refs = [pageAt(index).ref];
     const seen = new Set<PDFRef>(refs);
     let largestReferenced = 0;
     const pending: PDFObject[] = [pageDictionary(index)];
@@ -161,17 +193,12 @@ export function createSliceWriter(source: PDFDocument): SliceWriter {
   }
 
   return {
-    pageCount: pages.length,
+    pageCount: source.pageCount,
     write(indices) {
-      const kids = indices.map((index) => {
-        const page = pages[index];
-        if (!page)
-          throw new RangeError(`page index ${index} is outside the document's ${pages.length} pages`);
-        return page.ref;
-      });
+      const kids = indices.map((index) => pageAt(index).ref);
       const reached = indices.map(closure);
       // Above every number the slice's objects use or refer to, so that no dangling reference names them.
-      const base = Math.max(context.largestObjectNumber, ...reached.map((entry) => entry.largestReferenced));
+      const base = Math.max(source.largestObjectNumber, ...reached.map((entry) => entry.largestReferenced));
       const pagesRef = PDFRef.of(base + 1);
       const catalogRef = PDFRef.of(base + 2);
       const refs = [...new Set(reached.flatMap((entry) => entry.refs))].sort(
