@@ -118,8 +118,8 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
         },
       );
     }
-    const document = await store.documents.get(payload.document);
-    if (document?.status !== "ready" || !document.pages) {
+    const document = await store.documents.sliceable(payload.document);
+    if (!document) {
       throw new HttpProblem(404, "not_found", "The cited document is no longer available.");
     }
     const slice = await dependencies.slicer.slice(document.sha256, page, document.pages);

@@ -271,7 +271,8 @@ export function openLazily(bytes: Uint8Array): LazyPageSource {
     let objects = objectStreams.get(streamNumber);
     if (!objects) {
       // An object stream is never itself compressed (7.5.7); a file that says so would send this in circles.
-      if (entries.get(streamNumber)?.kind !== "offset") fail(`object stream ${streamNumber} is not in the file`);
+      if (entries.get(streamNumber)?.kind !== "offset")
+        fail(`object stream ${streamNumber} is not in the file`);
       // Read past the context's map: once its objects are parsed, the stream's own bytes are not needed.
       const stream = load(PDFRef.of(streamNumber));
       if (!(stream instanceof PDFRawStream)) fail(`object stream ${streamNumber} is missing`);

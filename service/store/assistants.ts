@@ -1,6 +1,7 @@
 /** Assistants and their datasources. */
 import type { Assistant, DatasourceRecord } from "../../sdk/core/index.ts";
 import { randomId } from "../ids.ts";
+import type { ChangeSignal } from "./change-signal.ts";
 import { isoRequired } from "./rows.ts";
 import type { SqlQueryable } from "./sql-client.ts";
 
@@ -23,7 +24,8 @@ const toAssistant = (row: AssistantRow): Assistant => ({
   created_at: isoRequired(row.created_at),
 });
 
-export function createAssistantStore(db: SqlQueryable) {
+/** `documentChanges` hears of a removal, which removes the assistant's documents with it. */
+export function createAssistantStore(db: SqlQueryable, documentChanges: ChangeSignal) {
   return {
     async create(name: string): Promise<Assistant> {
       const [row] = await db.query<AssistantRow>(
@@ -55,6 +57,7 @@ export function createAssistantStore(db: SqlQueryable) {
     },
     async remove(id: string): Promise<boolean> {
       const rows = await db.query<{ id: string }>("delete from assistants where id = $1 returning id", [id]);
+      if (rows.length > 0) documentChanges.notify();
       return rows.length > 0;
     },
     /** The assistant's datasources in the order they were made, each with its number of documents. */

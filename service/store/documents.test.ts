@@ -41,6 +41,30 @@ describe.each(storeEngines)("document queue on $name", ({ open }) => {
     }
   }
 
+  it("gives the PDF endpoint a ready document's bytes and pages, and nothing once it or its assistant is gone", async () => {
+    await drainQueue();
+    const ready = async (name: string) => {
+      const { assistant, documents } = await queueOf(name);
+      const document = documents[0]!;
+      expect(await store.documents.sliceable(document.id)).toBeNull();
+      expect((await store.documents.claimNext())?.id).toBe(document.id);
+      await store.passages.commitDocument(document.id, [], { title: name, pages: 12, warnings: [] });
+      return { assistant, document };
+    };
+    const kept = await ready("kept");
+    const expected = { sha256: kept.document.sha256, pages: 12 };
+    expect(await store.documents.sliceable(kept.document.id)).toEqual(expected);
+    // Asked twice: the second answer may come from memory, and must still be right after each removal.
+    expect(await store.documents.sliceable(kept.document.id)).toEqual(expected);
+    expect(await store.documents.remove(kept.assistant.id, kept.document.id)).toBe(true);
+    expect(await store.documents.sliceable(kept.document.id)).toBeNull();
+
+    const owned = await ready("owned");
+    expect(await store.documents.sliceable(owned.document.id)).not.toBeNull();
+    expect(await store.assistants.remove(owned.assistant.id)).toBe(true);
+    expect(await store.documents.sliceable(owned.document.id)).toBeNull();
+  });
+
   it("tries a failed document again when the same bytes are uploaded again", async () => {
     await drainQueue();
     const { documents, input } = await queueOf("retry");

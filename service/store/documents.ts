@@ -1,4 +1,5 @@
 /** Documents and their ingestion state; the queue that workers claim from. */
+import { LRUCache } from "lru-cache";
 import type { DocumentRecord, DocumentStatus } from "../../sdk/core/index.ts";
 import { randomId } from "../ids.ts";
 import type { ChangeSignal } from "./change-signal.ts";
@@ -76,8 +77,21 @@ export interface NewDocument {
 /** How long a claimed document stays leased to one worker before another may take it over, by default. */
 export const leaseSeconds = 60;
 
-/** `changes` hears of every write that alters what `list` returns. */
-export function createDocumentStore(db: SqlQueryable, changes: ChangeSignal) {
+/** Ready documents whose slice source is remembered, when the store may remember them. */
+const sliceableEntries = 10_000;
+
+/**
+ * `changes` hears of every write that alters what `list` returns. With `cacheSliceable` (embedded storage,
+ * where every write goes through this process and so through `changes`), `sliceable` answers from memory
+ * until the next change.
+ */
+export function createDocumentStore(
+  db: SqlQueryable,
+  changes: ChangeSignal,
+  options: { cacheSliceable: boolean } = { cacheSliceable: false },
+) {
+  const sliceableCache = new LRUCache<string, { sha256: string; pages: number }>({ max: sliceableEntries });
+  let sliceableVersion = changes.version;
   const one = async (sql: string, params: Array<string | number | null>) => {
     const [row] = await db.query<DocumentRow>(sql, params);
     return row ? toDocument(row) : null;
@@ -86,6 +100,25 @@ export function createDocumentStore(db: SqlQueryable, changes: ChangeSignal) {
 
   return {
     get,
+    /** What the PDF endpoint needs of a document, in one lookup by primary key: a slice is on its hot path. */
+    async sliceable(id: string): Promise<{ sha256: string; pages: number } | null> {
+      if (sliceableVersion !== changes.version) {
+        sliceableCache.clear();
+        sliceableVersion = changes.version;
+      }
+      const cached = sliceableCache.get(id);
+      if (cached) return cached;
+      const version = changes.version;
+      const [row] = await db.query<{ sha256: string; pages: number | null }>(
+        "select sha256, pages from documents where id = $1 and status = 'ready'",
+        [id],
+      );
+      if (!row?.pages) return null;
+      const found = { sha256: row.sha256, pages: row.pages };
+      // Not kept when a change landed while the row was read: it may be the row before that change.
+      if (options.cacheSliceable && version === changes.version) sliceableCache.set(id, found);
+      return found;
+    },
     /**
      * Adds a document, or returns the existing one when the same bytes are already in the datasource; an
      * existing one that had failed is read again from scratch, since uploading it again is asking for that.

@@ -28,8 +28,9 @@ export function createStore(client: SqlClient): Store {
   const documentChanges = createChangeSignal();
   return {
     engine: client.engine,
-    assistants: createAssistantStore(client),
-    documents: createDocumentStore(client, documentChanges),
+    assistants: createAssistantStore(client, documentChanges),
+    // As keys: embedded storage has one owner process, whose writes all pass `documentChanges`.
+    documents: createDocumentStore(client, documentChanges, { cacheSliceable: client.engine === "pglite" }),
     passages: createPassageStore(client, documentChanges),
     documentChanges,
     // Embedded storage has one owner process, so key records can be cached; a shared PostgreSQL cannot.
