@@ -21,7 +21,7 @@ describe.each(["gnuplot.pdf", "developers-reference.pdf", "debian-reference.en.p
   (name) => {
     const bytes = readFileSync(join(evalPdfFolder, name));
 
-    it("gives every 3-page slice byte for byte as a whole parse does, before and after reading ahead", async () => {
+    it("gives every 3-page slice byte for byte as a whole parse does, before and after reading ahead and preparing", async () => {
       const document = await parsedWhole(bytes);
       const whole = createSliceWriter(pageSourceOf(document));
       const source = openLazily(bytes);
@@ -45,6 +45,7 @@ describe.each(["gnuplot.pdf", "developers-reference.pdf", "debian-reference.en.p
       while (ahead.readAhead(5)) steps++;
       expect(steps).toBeGreaterThan(0);
       const readFirst = createSliceWriter(ahead);
+      while (readFirst.prepare(5)) steps++;
       expect(
         Buffer.from(readFirst.write([middle, middle + 1])).equals(
           Buffer.from(whole.write([middle, middle + 1])),

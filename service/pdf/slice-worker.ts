@@ -2,7 +2,7 @@
  * The PDF slicer's worker thread: reads documents and writes slices of them (slice-writer.ts), off the service's
  * main thread. A document is read lazily (lazy-pdf-reader.ts): a first slice reads only what its pages reach,
  * and while the worker has nothing to answer it reads the rest of the document a few milliseconds at a time,
- * so that later slices find their objects parsed. A document the lazy reader refuses is parsed whole by pdf-lib,
+ * and serializes what each page reaches, so that later slices are mostly copying. A document the lazy reader refuses is parsed whole by pdf-lib,
  * which rebuilds damaged cross-references. Messages are described in slice-worker-protocol.ts.
  */
 import { readFile } from "node:fs/promises";
@@ -78,7 +78,10 @@ async function clean(bytes: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
 let pendingRequests = 0;
 let readingAhead = false;
 
-/** Reads ahead in the documents held, one short step per turn of the event loop, while no request waits. */
+/**
+ * Reads ahead in the documents held and prepares their pages' slices, one short step per turn of the event
+ * loop, while no request waits.
+ */
 function readAheadWhenIdle(): void {
   if (readingAhead) return;
   readingAhead = true;
@@ -89,7 +92,7 @@ function readAheadWhenIdle(): void {
     }
     for (const held of documents.values()) {
       const document = await held.catch(() => null);
-      if (document?.readAhead(readAheadStepMs)) {
+      if (document && (document.readAhead(readAheadStepMs) || document.writer.prepare(readAheadStepMs))) {
         setImmediate(step);
         return;
       }

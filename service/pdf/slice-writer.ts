@@ -69,6 +69,12 @@ export interface SliceWriter {
   readonly pageCount: number;
   /** A PDF of the pages at `indices` (0-based, in that order). */
   write(indices: readonly number[]): Uint8Array<ArrayBuffer>;
+  /**
+   * Works out for up to `ms` milliseconds, page after page, what later slices need (the objects each page
+   * reaches, serialized), so that a slice is then mostly copying; false once every page is done. Stops at the
+   * first object that does not parse: a slice that reaches it fails on its own.
+   */
+  prepare(ms: number): boolean;
 }
 
 interface Closure {
@@ -183,6 +189,10 @@ export function createSliceWriter(source: PageSource): SliceWriter {
     const index = pageIndexByRef.get(ref);
     // A page names the slice's page tree, whose number depends on the slice: it is written afresh.
     if (index !== undefined) return serialize(ref, pageDictionary(index, pagesRef));
+    return serializedObject(ref);
+  }
+
+  function serializedObject(ref: PDFRef): Uint8Array[] {
     const cached = serialized.get(ref);
     if (cached) return cached;
     const object = written(ref);
@@ -192,8 +202,24 @@ export function createSliceWriter(source: PageSource): SliceWriter {
     return parts;
   }
 
+  let unprepared = 0;
+
   return {
     pageCount: source.pageCount,
+    prepare(ms) {
+      const until = performance.now() + ms;
+      while (unprepared < source.pageCount) {
+        if (performance.now() >= until) return true;
+        try {
+          // The page's own object is written afresh for each slice; the objects it reaches are not.
+          for (const ref of closure(unprepared).refs.slice(1)) serializedObject(ref);
+          unprepared++;
+        } catch {
+          unprepared = source.pageCount;
+        }
+      }
+      return false;
+    },
     write(indices) {
       const kids = indices.map((index) => pageAt(index).ref);
       const reached = indices.map(closure);
