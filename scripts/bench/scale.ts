@@ -22,16 +22,36 @@ export interface ScaleResult {
 
 const mib = (bytes: number) => bytes / 1024 / 1024;
 
+/** The name under which a holder's memory after `idleSeconds` of quiet is reported. */
+export const idleHolder = (holder: string, idleSeconds: number) => `${holder} after ${idleSeconds} s idle`;
+
 export const label = (count: number) => `${count >= 1000 ? `${count / 1000}k` : count} passages`;
 
-/** RSS of the service before and after it loads `assistantId`'s index, a small assistant answering first. */
-export async function serviceGrowthMiB(bench: BenchService): Promise<number> {
+export interface ServiceGrowth {
+  /** MiB of RSS growth one second after the index is loaded and saved. */
+  loaded: number;
+  /** The growth once the process has idled `idleSeconds` after loading, or null when not asked for. */
+  idle: number | null;
+}
+
+const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+
+/**
+ * RSS of the service before and after it loads `assistantId`'s index, a small assistant answering first.
+ * V8 gives the memory a load used and no longer needs back to the system only after the process has been
+ * quiet for a while (about 100 s here), so with `idleSeconds` the service idles that long both before the
+ * load and after it, and the difference of those two readings is the steady-state growth.
+ */
+export async function serviceGrowthMiB(bench: BenchService, idleSeconds = 0): Promise<ServiceGrowth> {
   const empty = await attach(bench.service);
   await rag(empty, "warm up");
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await sleep(Math.max(1, idleSeconds));
   const before = rssMiB(bench.service.process.pid!);
   await rag(bench, "warm up");
-  return (await settledRssMiB(bench.service, bench.assistantId)) - before;
+  const loaded = (await settledRssMiB(bench.service, bench.assistantId)) - before;
+  if (idleSeconds === 0) return { loaded, idle: null };
+  await sleep(idleSeconds);
+  return { loaded, idle: rssMiB(bench.service.process.pid!) - before };
 }
 
 export async function scaleSection(options: {
@@ -41,6 +61,8 @@ export async function scaleSection(options: {
   rounds: number;
   passes: number;
   askSamples: number;
+  /** Also reads the service's memory after this long idle (0: not). */
+  idleSeconds: number;
 }): Promise<ScaleResult> {
   const dataDir = temporaryDirectory("cka-bench-scale-");
   const { assistantId, passages } = await writeSyntheticCorpus(
@@ -53,7 +75,9 @@ export async function scaleSection(options: {
   const service = await startService({ dataDir, env: { CKA_LOG: "info" } });
   try {
     const bench = await attach(service, assistantId);
-    memoryMiB.set("service (PGlite)", await serviceGrowthMiB(bench));
+    const growth = await serviceGrowthMiB(bench, options.idleSeconds);
+    memoryMiB.set("service (PGlite)", growth.loaded);
+    if (growth.idle !== null) memoryMiB.set(idleHolder("service (PGlite)", options.idleSeconds), growth.idle);
     const peers: PeerEngine[] = [];
     for (const create of [createMiniSearch, createOrama]) {
       const before = heapInUse();

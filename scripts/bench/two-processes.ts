@@ -2,7 +2,7 @@
 
 import { attach, type BenchService, rag, startService } from "./bench-service.ts";
 import { answerable } from "./qa.ts";
-import { label, serviceGrowthMiB } from "./scale.ts";
+import { label, type ServiceGrowth, serviceGrowthMiB } from "./scale.ts";
 import { postgresAt, type SeedPassage, writeSyntheticCorpus } from "./synthetic-corpus.ts";
 import { type BenchRow, benchRow, median } from "./table.ts";
 
@@ -12,12 +12,14 @@ export interface ScaleOutContext {
   count: number;
   rounds: number;
   requests: number;
+  /** Also reads the first service's memory after this long idle (0: not). */
+  idleSeconds: number;
 }
 
 export interface ScaleOutResult {
   rows: BenchRow[];
   /** RSS growth of one service on PostgreSQL for `count` passages. */
-  serviceGrowthMiB: number;
+  serviceGrowth: ServiceGrowth;
 }
 
 const clients = 4;
@@ -45,7 +47,7 @@ export async function twoProcessRag(context: ScaleOutContext): Promise<ScaleOutR
   const first = await startService({ databaseUrl: context.databaseUrl, env });
   try {
     const one = await attach(first, assistantId);
-    const growth = await serviceGrowthMiB(one);
+    const growth = await serviceGrowthMiB(one, context.idleSeconds);
     const second = await startService({ databaseUrl: context.databaseUrl, env });
     try {
       const other = await attach(second, assistantId);
@@ -66,7 +68,7 @@ export async function twoProcessRag(context: ScaleOutContext): Promise<ScaleOutR
           median(single),
         ),
       ];
-      return { rows, serviceGrowthMiB: growth };
+      return { rows, serviceGrowth: growth };
     } finally {
       await second.stop();
     }
