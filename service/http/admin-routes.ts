@@ -85,9 +85,8 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
     const id = context.req.param("assistant");
     if (!(await store.assistants.remove(id))) throw new HttpProblem(404, "not_found", `No assistant ${id}.`);
     dependencies.indexes.forget(id);
+    // The store's removal told documentChanges, which wakes held listings of its documents (they answer 404).
     store.keys.forgetAll();
-    // Wakes held listings of its documents, which then answer 404 instead of waiting out their time.
-    store.documentChanges.notify();
     return context.body(null, 204);
   });
 

@@ -52,28 +52,31 @@ const names = {
   first: PDFName.of("First"),
   n: PDFName.of("N"),
 };
-/** A cross-reference or object stream that inflates past this is taken for a bomb. */
-const maxDecodedBytes = 64 * 1024 * 1024;
+/** What the cross-reference and object streams of one document may inflate to, together: more is a bomb. */
+const maxDecodedBytes = 128 * 1024 * 1024;
+/** The largest object number a PDF may use (ISO 32000-1, Annex C). */
+const maxObjectNumber = 8_388_607;
 /** Deeper page trees than this are taken for a cycle. */
 const maxTreeDepth = 64;
 
-class UnreadablePdf extends Error {}
-
 function fail(message: string): never {
-  throw new UnreadablePdf(message);
+  throw new Error(message);
 }
 
 const isWhitespace = (byte: number) =>
   byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09 || byte === 0x0c || byte === 0x00;
+/** ( ) < > [ ] { } / % end a token as whitespace does: `5 0 obj<<` is three tokens and a dictionary. */
+const delimiters = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
+const endsToken = (byte: number) => isWhitespace(byte) || delimiters.has(byte);
 
-/** Whitespace-separated tokens from `offset` on, for the plain-text parts: tables and headers. */
+/** Tokens from `offset` on, for the plain-text parts: tables and headers. */
 function tokensFrom(bytes: Uint8Array, offset: number) {
   let at = offset;
   return {
     next(): string {
       while (at < bytes.length && isWhitespace(bytes[at]!)) at++;
       const start = at;
-      while (at < bytes.length && !isWhitespace(bytes[at]!) && bytes[at] !== 0x3c && bytes[at] !== 0x25) at++;
+      while (at < bytes.length && !endsToken(bytes[at]!)) at++;
       return Buffer.from(bytes.buffer, bytes.byteOffset + start, at - start).toString("latin1");
     },
     get offset() {
@@ -87,8 +90,19 @@ function integer(token: string, what: string): number {
   return Number(token);
 }
 
+/**
+ * An entry of a cross-reference or object stream's dictionary, or of a trailer. These must be direct: looking
+ * a reference up would read objects while the cross-reference is still being read, or re-enter an object
+ * stream from inside itself.
+ */
+function direct(dictionary: PDFDict, name: PDFName): PDFObject | undefined {
+  const value = dictionary.get(name);
+  if (value instanceof PDFRef) fail(`/${name.decodeText()} is a reference where a direct value is needed`);
+  return value;
+}
+
 function numberIn(dictionary: PDFDict, name: PDFName): number | undefined {
-  const value = dictionary.lookup(name);
+  const value = direct(dictionary, name);
   return value instanceof PDFNumber ? value.asNumber() : undefined;
 }
 
@@ -129,19 +143,24 @@ function unpredict(data: Uint8Array, parameters: PDFDict | undefined): Uint8Arra
   return output;
 }
 
-/** The decoded contents of a cross-reference or object stream: no filter, or Flate with a predictor. */
-function decoded(stream: PDFRawStream): Uint8Array {
-  const filter = stream.dict.lookup(names.filter);
-  const parameters = stream.dict.lookup(names.decodeParms);
+/**
+ * The decoded contents of a cross-reference or object stream: no filter, or Flate with a predictor. `budget`
+ * is what the document's streams may still inflate to; what this one used is taken from it.
+ */
+function decoded(stream: PDFRawStream, budget: { bytes: number }): Uint8Array {
+  const filter = direct(stream.dict, names.filter);
+  const parameters = direct(stream.dict, names.decodeParms);
   const single = (value: PDFObject | undefined) =>
-    value instanceof PDFArray ? (value.size() === 1 ? value.lookup(0) : value) : value;
+    value instanceof PDFArray ? (value.size() === 1 ? value.get(0) : value) : value;
   const kind = single(filter);
   if (kind === undefined) return stream.contents;
   if (kind !== PDFName.of("FlateDecode")) fail(`filter ${String(filter)} is not supported here`);
+  if (budget.bytes <= 0) fail("the document's streams inflate to more than a real file's");
   const inflated = inflateSync(stream.contents, {
     finishFlush: zlib.Z_SYNC_FLUSH,
-    maxOutputLength: maxDecodedBytes,
+    maxOutputLength: budget.bytes,
   });
+  budget.bytes -= inflated.length;
   const parameterDict = single(parameters);
   return unpredict(inflated, parameterDict instanceof PDFDict ? parameterDict : undefined);
 }
@@ -150,6 +169,7 @@ function decoded(stream: PDFRawStream): Uint8Array {
 export function openLazily(bytes: Uint8Array): LazyPageSource {
   const context = PDFContext.create();
   const entries = new Map<number, Entry>();
+  const budget = { bytes: maxDecodedBytes };
   let size = 0;
   let trailer: PDFDict | undefined;
 
@@ -163,34 +183,41 @@ export function openLazily(bytes: Uint8Array): LazyPageSource {
     return PDFObjectParser.forBytes(bytes.subarray(tokens.offset), context).parseObject();
   }
 
-  function readTable(offset: number): PDFDict {
+  /** A classic table's entries in use, and the numbers it marks free: those are applied by the caller. */
+  function readTable(offset: number): { trailer: PDFDict; free: number[] } {
     const tokens = tokensFrom(bytes, offset);
     tokens.next(); // "xref"
+    const free: number[] = [];
     for (let token = tokens.next(); token !== "trailer"; token = tokens.next()) {
       const first = integer(token, "cross-reference subsection");
       const count = integer(tokens.next(), "cross-reference subsection");
+      if (first + count - 1 > maxObjectNumber)
+        fail("a cross-reference subsection past the largest object number");
       for (let index = 0; index < count; index++) {
         const at = integer(tokens.next(), "cross-reference entry");
         const generation = integer(tokens.next(), "cross-reference entry");
         const kind = tokens.next();
-        if (kind !== "n" && kind !== "f") fail(`cross-reference entry of kind "${kind}"`);
-        if (!entries.has(first + index))
-          entries.set(
-            first + index,
-            kind === "n" ? { kind: "offset", offset: at, generation } : { kind: "free" },
-          );
+        if (kind === "f") free.push(first + index);
+        else if (kind !== "n") fail(`cross-reference entry of kind "${kind}"`);
+        else if (!entries.has(first + index))
+          entries.set(first + index, { kind: "offset", offset: at, generation });
       }
     }
-    const dictionary = PDFObjectParser.forBytes(bytes.subarray(tokens.offset), context).parseObject();
-    if (!(dictionary instanceof PDFDict)) fail("the trailer is not a dictionary");
-    return dictionary;
+    const trailer = PDFObjectParser.forBytes(bytes.subarray(tokens.offset), context).parseObject();
+    if (!(trailer instanceof PDFDict)) fail("the trailer is not a dictionary");
+    return { trailer, free };
   }
 
+  /** The cross-reference stream whose "n g obj" header is at `offset`. */
   function readStream(offset: number): PDFDict {
-    const stream = PDFObjectParser.forBytes(bytes.subarray(offset), context).parseObject();
-    if (!(stream instanceof PDFRawStream) || stream.dict.lookup(names.type) !== PDFName.of("XRef"))
+    const tokens = tokensFrom(bytes, offset);
+    integer(tokens.next(), "cross-reference stream");
+    integer(tokens.next(), "cross-reference stream");
+    if (tokens.next() !== "obj") fail("the cross-reference offset points at no object");
+    const stream = PDFObjectParser.forBytes(bytes.subarray(tokens.offset), context).parseObject();
+    if (!(stream instanceof PDFRawStream) || direct(stream.dict, names.type) !== PDFName.of("XRef"))
       fail("the cross-reference offset does not point at a cross-reference stream");
-    const widths = stream.dict.lookup(names.w);
+    const widths = direct(stream.dict, names.w);
     if (!(widths instanceof PDFArray) || widths.size() !== 3) fail("cross-reference stream without /W");
     const [w1, w2, w3] = widths
       .asArray()
@@ -198,24 +225,31 @@ export function openLazily(bytes: Uint8Array): LazyPageSource {
     if ([w1, w2, w3].some((width) => width === undefined || width < 0 || width > 8))
       fail("cross-reference stream with a bad /W");
     const streamSize = numberIn(stream.dict, names.size) ?? fail("cross-reference stream without /Size");
-    const index = stream.dict.lookup(names.index);
+    const index = direct(stream.dict, names.index);
     const ranges =
       index instanceof PDFArray
         ? index.asArray().map((value) => (value instanceof PDFNumber ? value.asNumber() : fail("bad /Index")))
         : [0, streamSize];
-    const data = decoded(stream);
+    const data = decoded(stream, budget);
+    const rowLength = w1! + w2! + w3!;
+    if (rowLength === 0) fail("cross-reference stream with rows of no bytes");
+    let rows = 0;
+    for (let range = 0; range + 1 < ranges.length; range += 2) {
+      const [first, count] = [ranges[range]!, ranges[range + 1]!];
+      if (first < 0 || count < 0 || first + count - 1 > maxObjectNumber) fail("a bad /Index");
+      rows += count;
+    }
+    if (rows * rowLength > data.length) fail("cross-reference stream shorter than its /Index says");
     const field = (at: number, width: number) => {
       let value = 0;
       for (let byte = 0; byte < width; byte++) value = value * 256 + data[at + byte]!;
       return value;
     };
-    const rowLength = w1! + w2! + w3!;
     let at = 0;
     for (let range = 0; range + 1 < ranges.length; range += 2) {
       const first = ranges[range]!;
       const count = ranges[range + 1]!;
       for (let offsetInRange = 0; offsetInRange < count; offsetInRange++, at += rowLength) {
-        if (at + rowLength > data.length) fail("cross-reference stream shorter than its /Index says");
         const kind = w1 === 0 ? 1 : field(at, w1!);
         const second = field(at + w1!, w2!);
         const third = field(at + w1! + w2!, w3!);
@@ -229,30 +263,28 @@ export function openLazily(bytes: Uint8Array): LazyPageSource {
     return stream.dict;
   }
 
-  /** One cross-reference section at `offset` and the ones it chains to, newest first. */
+  /** The cross-reference section at `offset` and those it chains to by /Prev, newest first. */
   function readSections(start: number): void {
     const visited = new Set<number>();
-    const pending = [start];
-    for (let offset = pending.shift(); offset !== undefined; offset = pending.shift()) {
-      if (visited.has(offset) || offset >= bytes.length) fail(`cross-reference section at ${offset}`);
+    for (let offset: number | undefined = start; offset !== undefined && !visited.has(offset); ) {
+      if (offset >= bytes.length) fail(`cross-reference section at ${offset}, past the end`);
       visited.add(offset);
-      const tokens = tokensFrom(bytes, offset);
-      const first = tokens.next();
       let section: PDFDict;
-      if (first === "xref") section = readTable(offset);
-      else {
-        integer(first, "cross-reference stream");
-        tokens.next();
-        if (tokens.next() !== "obj") fail("the cross-reference offset points at no object");
-        section = readStream(tokens.offset);
-      }
+      if (tokensFrom(bytes, offset).next() === "xref") {
+        const table = readTable(offset);
+        section = table.trailer;
+        // A hybrid file's stream holds the objects its table marks free for older readers (7.5.8.4): the
+        // stream's entries come before the table's free ones.
+        const hybrid = numberIn(section, names.xrefStream);
+        if (hybrid !== undefined && !visited.has(hybrid)) {
+          visited.add(hybrid);
+          readStream(hybrid);
+        }
+        for (const number of table.free) if (!entries.has(number)) entries.set(number, { kind: "free" });
+      } else section = readStream(offset);
       trailer ??= section;
-      size = Math.max(size, numberIn(section, names.size) ?? 0);
-      // A hybrid file's stream entries rank below its table's and above older sections (7.5.8.4).
-      const hybrid = numberIn(section, names.xrefStream);
-      const previous = numberIn(section, names.prev);
-      if (hybrid !== undefined) pending.unshift(hybrid);
-      if (previous !== undefined) pending.push(previous);
+      size = Math.max(size, Math.min(numberIn(section, names.size) ?? 0, maxObjectNumber + 1));
+      offset = numberIn(section, names.prev);
     }
   }
 
@@ -266,42 +298,52 @@ export function openLazily(bytes: Uint8Array): LazyPageSource {
   if (!trailer) fail("no trailer");
   if (trailer.has(names.encrypt)) fail("the file is encrypted");
 
-  const objectStreams = new Map<number, Map<number, PDFObject>>();
-  function fromObjectStream(number: number, streamNumber: number): PDFObject | undefined {
-    let objects = objectStreams.get(streamNumber);
-    if (!objects) {
-      // An object stream is never itself compressed (7.5.7); a file that says so would send this in circles.
-      if (entries.get(streamNumber)?.kind !== "offset")
-        fail(`object stream ${streamNumber} is not in the file`);
-      // Read past the context's map: once its objects are parsed, the stream's own bytes are not needed.
-      const stream = load(PDFRef.of(streamNumber));
-      if (!(stream instanceof PDFRawStream)) fail(`object stream ${streamNumber} is missing`);
-      const data = decoded(stream);
-      const count = numberIn(stream.dict, names.n) ?? fail(`object stream ${streamNumber} without /N`);
-      const first =
-        numberIn(stream.dict, names.first) ?? fail(`object stream ${streamNumber} without /First`);
-      const header = tokensFrom(data, 0);
-      objects = new Map();
-      for (let index = 0; index < count; index++) {
-        const objectNumber = integer(header.next(), "object stream header");
-        const offset = integer(header.next(), "object stream header");
-        objects.set(
-          objectNumber,
-          PDFObjectParser.forBytes(data.subarray(first + offset), context).parseObject(),
-        );
-      }
-      objectStreams.set(streamNumber, objects);
+  /** An object stream's decoded bytes and where each of its objects starts; each object is parsed when asked for. */
+  interface ObjectStream {
+    data: Uint8Array;
+    starts: Map<number, number>;
+  }
+  const objectStreams = new Map<number, ObjectStream>();
+
+  function objectStream(streamNumber: number): ObjectStream {
+    const known = objectStreams.get(streamNumber);
+    if (known) return known;
+    // An object stream is never itself compressed (7.5.7); a file that says so would send this in circles.
+    if (entries.get(streamNumber)?.kind !== "offset")
+      fail(`object stream ${streamNumber} is not in the file`);
+    // Read past the context's map: once its objects are parsed, the stream's own bytes are not needed.
+    const stream = load(PDFRef.of(streamNumber));
+    if (!(stream instanceof PDFRawStream)) fail(`object stream ${streamNumber} is missing`);
+    const data = decoded(stream, budget);
+    const count = numberIn(stream.dict, names.n) ?? fail(`object stream ${streamNumber} without /N`);
+    const first = numberIn(stream.dict, names.first) ?? fail(`object stream ${streamNumber} without /First`);
+    const header = tokensFrom(data, 0);
+    const starts = new Map<number, number>();
+    let previous = -1;
+    for (let index = 0; index < count; index++) {
+      const objectNumber = integer(header.next(), "object stream header");
+      const offset = integer(header.next(), "object stream header");
+      // Offsets in order and inside the stream, so that no object is parsed from another's bytes.
+      if (offset <= previous || first + offset >= data.length)
+        fail(`object stream ${streamNumber}: bad offsets`);
+      previous = offset;
+      starts.set(objectNumber, first + offset);
     }
-    return objects.get(number);
+    const read = { data, starts };
+    objectStreams.set(streamNumber, read);
+    return read;
   }
 
   function load(ref: PDFRef): PDFObject | undefined {
     const entry = entries.get(ref.objectNumber);
     if (!entry || entry.kind === "free") return undefined;
-    if (entry.kind === "compressed")
-      return ref.generationNumber === 0 ? fromObjectStream(ref.objectNumber, entry.stream) : undefined;
-    if (entry.generation !== ref.generationNumber) return undefined;
-    return objectAt(entry.offset, ref.objectNumber);
+    if (entry.kind === "offset")
+      return entry.generation === ref.generationNumber ? objectAt(entry.offset, ref.objectNumber) : undefined;
+    if (ref.generationNumber !== 0) return undefined;
+    const { data, starts } = objectStream(entry.stream);
+    const start = starts.get(ref.objectNumber);
+    if (start === undefined) fail(`object ${ref.objectNumber} is not in object stream ${entry.stream}`);
+    return PDFObjectParser.forBytes(data.subarray(start), context).parseObject();
   }
 
   // pdf-lib's objects look references up in their context's map; this one reads each object on first use.

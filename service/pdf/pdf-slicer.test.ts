@@ -52,7 +52,7 @@ const documents: Record<string, { path: string; pages: number }> = {
 const blobs = { pathOf: (key: string) => documents[key]!.path };
 
 const slicers: PdfSlicer[] = [];
-function slicer(options: { qpdf?: null } = {}): PdfSlicer {
+function slicer(options: { qpdf?: null; sliceTimeoutMs?: number } = {}): PdfSlicer {
   const created = createPdfSlicer({ blobs, ...options });
   slicers.push(created);
   return created;
@@ -99,6 +99,16 @@ describe("slices from the worker", () => {
     const lazily = createSliceWriter(openLazily(readFileSync(documents.misdirected!.path)));
     expect(() => lazily.write([0, 1, 2])).toThrow(/does not point at it/);
     await expectPages(await slicer({ qpdf: null }).slice(row.document, row.page, 3), row);
+  });
+});
+
+describe("a worker that takes longer than allowed", () => {
+  it("is stopped, and qpdf slices the document from then on", async () => {
+    const row = { document: "gnuplot", page: 150, start: 149, pages: 3 };
+    // No worker loads its code, let alone reads gnuplot.pdf, in a millisecond.
+    const impatient = slicer({ sliceTimeoutMs: 1 });
+    await expectPages(await impatient.slice(row.document, row.page, 311), row);
+    await expectPages(await impatient.slice(row.document, 10, 311), { ...row, page: 10, start: 9 });
   });
 });
 

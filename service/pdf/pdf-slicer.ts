@@ -32,6 +32,8 @@ export interface PdfSlicerOptions {
   slices?: CacheBounds;
   /** The qpdf executable for documents the worker cannot slice; `null` (or one that does not run): none. */
   qpdf?: string | null;
+  /** How long the worker may take over one slice before it is stopped and the document left to qpdf. */
+  sliceTimeoutMs?: number;
 }
 
 export const defaultSlicerBounds = {
@@ -58,12 +60,12 @@ export function createPdfSlicer(options: PdfSlicerOptions) {
   const qpdf = options.qpdf === undefined ? "qpdf" : options.qpdf;
   const qpdfAvailable = qpdfRuns(qpdf);
   /** The documents the worker holds, and those it could not slice. */
-  const documents = new BoundedCache<{ reader: "worker" | "qpdf" }>(
+  const documents = new BoundedCache<{ reader: "worker" | "qpdf"; crashes: number }>(
     options.parsedDocuments ?? defaultSlicerBounds.parsedDocuments,
     (sha256) => worker.forget(sha256),
   );
   const slices = new BoundedCache<PdfSlice>(options.slices ?? defaultSlicerBounds.slices);
-  const worker = createSliceWorkerClient();
+  const worker = createSliceWorkerClient(options.sliceTimeoutMs);
 
   /** Null when qpdf cannot read the file either. */
   async function sliceWithQpdf(path: string, start: number, end: number) {
@@ -80,6 +82,7 @@ export function createPdfSlicer(options: PdfSlicerOptions) {
       );
       return new Uint8Array(stdout);
     } catch {
+      // The caller reports the worker's reason, which says more than qpdf's refusal of the same file.
       return null;
     }
   }
@@ -88,20 +91,25 @@ export function createPdfSlicer(options: PdfSlicerOptions) {
     const path = options.blobs.pathOf(sha256);
     let held = documents.get(sha256);
     if (!held) {
-      held = { reader: "worker" };
+      held = { reader: "worker", crashes: 0 };
       documents.set(sha256, held, (await stat(path)).size);
     }
+    // A file too large for the bounds is read for this slice only.
+    const kept = documents.has(sha256);
     let workerError: unknown;
     if (held.reader === "worker") {
       try {
         return await worker.slice(sha256, path, start, end);
       } catch (error) {
         workerError = error;
-        // A worker that crashed says nothing of the document; one that answered "failed" does.
-        if (!(error instanceof SliceWorkerLost)) {
+        // A crash may be another document's doing; a second one while this document was being sliced is not.
+        held.crashes += error instanceof SliceWorkerLost ? 1 : 0;
+        if (!(error instanceof SliceWorkerLost) || held.crashes >= 2) {
           held.reader = "qpdf";
           worker.forget(sha256);
         }
+      } finally {
+        if (!kept) worker.forget(sha256);
       }
     }
     const fromQpdf = await sliceWithQpdf(path, start, end);

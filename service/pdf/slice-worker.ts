@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import { parentPort } from "node:worker_threads";
 import { ParseSpeeds, PDFDocument } from "pdf-lib";
-import { openLazily } from "./lazy-pdf-reader.ts";
+import { type LazyPageSource, openLazily } from "./lazy-pdf-reader.ts";
 import type { WorkerReply, WorkerRequest } from "./slice-worker-protocol.ts";
 import { createSliceWriter, pageSourceOf, type SliceWriter } from "./slice-writer.ts";
 
@@ -21,26 +21,46 @@ interface Held {
   writer: SliceWriter;
   /** Reads more of the document for up to `ms`; false once everything is read. */
   readAhead(ms: number): boolean;
+  /** Read by the lazy reader; otherwise parsed whole by pdf-lib. */
   lazy: boolean;
+  /** The whole parse that replaces a lazily read document found damaged while slicing, once started. */
+  replacement?: Promise<Held>;
 }
 
 /** Documents by sha256; the main thread says which to forget, and so bounds this map. */
 const documents = new Map<string, Promise<Held>>();
 const reply = (message: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-async function parsedWhole(bytes: Uint8Array): Promise<Held> {
-  const document = await PDFDocument.load(bytes, { parseSpeed: ParseSpeeds.Fastest, updateMetadata: false });
-  return { writer: createSliceWriter(pageSourceOf(document)), readAhead: () => false, lazy: false };
+/** The document parsed whole; `lazyFailure` says why the lazy reader could not do, for the error if this fails too. */
+async function parsedWhole(bytes: Uint8Array, lazyFailure: string | null): Promise<Held> {
+  try {
+    const document = await PDFDocument.load(bytes, {
+      parseSpeed: ParseSpeeds.Fastest,
+      updateMetadata: false,
+    });
+    return { writer: createSliceWriter(pageSourceOf(document)), readAhead: () => false, lazy: false };
+  } catch (error) {
+    throw new Error(lazyFailure ? `${messageOf(error)} (read lazily: ${lazyFailure})` : messageOf(error));
+  }
 }
 
 async function read(path: string): Promise<Held> {
   const bytes = await readFile(path);
+  let source: LazyPageSource;
   try {
-    const source = openLazily(bytes);
-    return { writer: createSliceWriter(source), readAhead: source.readAhead, lazy: true };
-  } catch {
-    return parsedWhole(bytes);
+    source = openLazily(bytes);
+  } catch (error) {
+    return parsedWhole(bytes, messageOf(error));
   }
+  return { writer: createSliceWriter(source), readAhead: source.readAhead, lazy: true };
+}
+
+/** A failed read is not kept: the next request tries again. */
+function dropIfFailed(sha256: string, entry: Promise<Held>): void {
+  entry.catch(() => {
+    if (documents.get(sha256) === entry) documents.delete(sha256);
+  });
 }
 
 function documentOf(sha256: string, path: string): Promise<Held> {
@@ -48,8 +68,7 @@ function documentOf(sha256: string, path: string): Promise<Held> {
   if (existing) return existing;
   const reading = read(path);
   documents.set(sha256, reading);
-  // A failed read is not kept: the next request tries again.
-  reading.catch(() => documents.delete(sha256));
+  dropIfFailed(sha256, reading);
   return reading;
 }
 
@@ -58,20 +77,28 @@ const pageRange = (start: number, end: number) =>
 
 /** A slice of the document; a lazily read one that turns out damaged past its cross-reference is parsed whole. */
 async function slice(sha256: string, path: string, indices: number[]): Promise<Uint8Array<ArrayBuffer>> {
-  const held = await documentOf(sha256, path);
+  const entry = documentOf(sha256, path);
+  const held = await entry;
   try {
     return held.writer.write(indices);
   } catch (error) {
     if (!held.lazy) throw error;
-    const whole = parsedWhole(await readFile(path));
-    documents.set(sha256, whole);
-    return (await whole).writer.write(indices);
+    // One whole parse however many requests find the damage; later requests use it through the map.
+    if (!held.replacement) {
+      held.replacement = readFile(path).then((bytes) => parsedWhole(bytes, messageOf(error)));
+      // Unless the main thread has forgotten the document meanwhile.
+      if (documents.get(sha256) === entry) {
+        documents.set(sha256, held.replacement);
+        dropIfFailed(sha256, held.replacement);
+      }
+    }
+    return (await held.replacement).writer.write(indices);
   }
 }
 
 /** Rewrites a slice qpdf made, which may carry active content, without it. */
 async function clean(bytes: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
-  const { writer } = await parsedWhole(bytes);
+  const { writer } = await parsedWhole(bytes, null);
   return writer.write(pageRange(0, writer.pageCount - 1));
 }
 
@@ -91,6 +118,7 @@ function readAheadWhenIdle(): void {
       return;
     }
     for (const held of documents.values()) {
+      // A failed read was answered to the requests that waited for it and is being removed from the map.
       const document = await held.catch(() => null);
       if (document && (document.readAhead(readAheadStepMs) || document.writer.prepare(readAheadStepMs))) {
         setImmediate(step);
