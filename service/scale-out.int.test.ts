@@ -230,8 +230,14 @@ describe.skipIf(!postgresAvailable)("two service processes on one PostgreSQL", (
       },
     );
     expect(finished).toMatchObject({ status: "ready", pages, pages_done: pages });
+    // The listing shows "ready" once the commit lands; the survivor logs it a moment later, through a pipe.
+    await within(10_000, async () => loggedFor(survivor, "document ready", documentId).length > 0).catch(
+      () => {
+        throw new Error(`the survivor never logged the document ready\n${survivor.logs().slice(-3000)}`);
+      },
+    );
     expect(loggedFor(victim, "document ready", documentId)).toHaveLength(0);
-    expect(loggedFor(survivor, "document ready", documentId), survivor.logs().slice(-3000)).toHaveLength(1);
+    expect(loggedFor(survivor, "document ready", documentId)).toHaveLength(1);
     const found = await rag(survivor.url, key, assistant.id, {
       query: "Osamu Aoki Debian Reference",
       max_results: 20,
