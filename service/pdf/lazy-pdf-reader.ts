@@ -23,6 +23,7 @@ import {
   PDFRawStream,
   PDFRef,
 } from "pdf-lib";
+import { inSteps } from "./in-steps.ts";
 import type { PageSource } from "./slice-writer.ts";
 
 export interface LazyPageSource extends PageSource {
@@ -401,31 +402,28 @@ export function openLazily(bytes: Uint8Array): LazyPageSource {
     fail("the page tree is deeper than any real file's");
   }
 
-  const objectStreamNumbers = new Set(
-    [...entries.values()].flatMap((entry) => (entry.kind === "compressed" ? [entry.stream] : [])),
-  );
-  const unread = [...entries.keys()].sort((a, b) => a - b);
+  /** Object numbers in order, for reading ahead; worked out on its first step, off a first slice's path. */
+  let unread: number[] | null = null;
+  let objectStreamNumbers = new Set<number>();
   let cursor = 0;
-
   /**
    * Parses further objects, in number order, for up to `ms` milliseconds; false once all are parsed. Reading
    * stops at the first object that does not parse: a slice that reaches it fails and the slicer falls back.
    */
-  function readAhead(ms: number): boolean {
-    const until = performance.now() + ms;
-    while (cursor < unread.length) {
-      if (performance.now() >= until) return true;
-      const number = unread[cursor++]!;
-      const entry = entries.get(number)!;
-      if (entry.kind === "free" || objectStreamNumbers.has(number)) continue;
-      try {
-        context.lookup(PDFRef.of(number, entry.kind === "offset" ? entry.generation : 0));
-      } catch {
-        cursor = unread.length;
-      }
+  const readAhead = inSteps(() => {
+    if (unread === null) {
+      unread = [...entries.keys()].sort((a, b) => a - b);
+      objectStreamNumbers = new Set(
+        [...entries.values()].flatMap((entry) => (entry.kind === "compressed" ? [entry.stream] : [])),
+      );
     }
-    return false;
-  }
+    if (cursor >= unread.length) return false;
+    const number = unread[cursor++]!;
+    const entry = entries.get(number)!;
+    if (entry.kind !== "free" && !objectStreamNumbers.has(number))
+      context.lookup(PDFRef.of(number, entry.kind === "offset" ? entry.generation : 0));
+    return true;
+  });
 
   return { context, largestObjectNumber: Math.max(0, size - 1), pageCount, page, readAhead };
 }

@@ -22,6 +22,7 @@ import {
   PDFRef,
   PDFStream,
 } from "pdf-lib";
+import { inSteps } from "./in-steps.ts";
 import { withoutActions } from "./strip-actions.ts";
 
 const encoder = new TextEncoder();
@@ -203,23 +204,17 @@ export function createSliceWriter(source: PageSource): SliceWriter {
   }
 
   let unprepared = 0;
+  const prepare = inSteps(() => {
+    if (unprepared >= source.pageCount) return false;
+    // The page's own object is written afresh for each slice; the objects it reaches are not.
+    for (const ref of closure(unprepared).refs.slice(1)) serializedObject(ref);
+    unprepared++;
+    return true;
+  });
 
   return {
     pageCount: source.pageCount,
-    prepare(ms) {
-      const until = performance.now() + ms;
-      while (unprepared < source.pageCount) {
-        if (performance.now() >= until) return true;
-        try {
-          // The page's own object is written afresh for each slice; the objects it reaches are not.
-          for (const ref of closure(unprepared).refs.slice(1)) serializedObject(ref);
-          unprepared++;
-        } catch {
-          unprepared = source.pageCount;
-        }
-      }
-      return false;
-    },
+    prepare,
     write(indices) {
       const kids = indices.map((index) => pageAt(index).ref);
       const reached = indices.map(closure);

@@ -90,7 +90,9 @@ export function createDocumentStore(
   changes: ChangeSignal,
   options: { cacheSliceable: boolean } = { cacheSliceable: false },
 ) {
-  const sliceableCache = new LRUCache<string, { sha256: string; pages: number }>({ max: sliceableEntries });
+  const sliceableCache = options.cacheSliceable
+    ? new LRUCache<string, { sha256: string; pages: number }>({ max: sliceableEntries })
+    : null;
   let sliceableVersion = changes.version;
   const one = async (sql: string, params: Array<string | number | null>) => {
     const [row] = await db.query<DocumentRow>(sql, params);
@@ -103,10 +105,10 @@ export function createDocumentStore(
     /** What the PDF endpoint needs of a document, in one lookup by primary key: a slice is on its hot path. */
     async sliceable(id: string): Promise<{ sha256: string; pages: number } | null> {
       if (sliceableVersion !== changes.version) {
-        sliceableCache.clear();
+        sliceableCache?.clear();
         sliceableVersion = changes.version;
       }
-      const cached = sliceableCache.get(id);
+      const cached = sliceableCache?.get(id);
       if (cached) return cached;
       const version = changes.version;
       const [row] = await db.query<{ sha256: string; pages: number | null }>(
@@ -116,7 +118,7 @@ export function createDocumentStore(
       if (!row?.pages) return null;
       const found = { sha256: row.sha256, pages: row.pages };
       // Not kept when a change landed while the row was read: it may be the row before that change.
-      if (options.cacheSliceable && version === changes.version) sliceableCache.set(id, found);
+      if (version === changes.version) sliceableCache?.set(id, found);
       return found;
     },
     /**
