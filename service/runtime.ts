@@ -31,7 +31,8 @@ export async function openRuntime(config: ServiceConfig, logger: Logger) {
       indexes,
       pdfPool,
       logger,
-      concurrency: workers,
+      // One document more than workers: while one is committed on this thread, the next is already being read.
+      concurrency: workers + 1,
       ocr: config.ocr,
       pollMs: store.engine === "postgres" ? 2000 : null,
       leaseSeconds: config.ingestLeaseSeconds,

@@ -275,8 +275,8 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
           const range = reader.ranges.shift();
           if (range !== undefined) reader.pagesDone -= range.end - range.first;
           if (job.owner !== null) {
-            post(job.owner, { type: "adopt", id: job.id, json: message.json }, [
-              message.json.buffer as ArrayBuffer,
+            post(job.owner, { type: "adopt", id: job.id, data: message.data }, [
+              message.data.buffer as ArrayBuffer,
             ]);
           }
           releaseIfDone(job, worker, reader);
@@ -286,7 +286,7 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
         case "result":
           if (settle(job)) {
             try {
-              job.resolve(decodeExtraction(message.json));
+              job.resolve(decodeExtraction(message.data));
             } catch (error) {
               job.reject(error instanceof Error ? error : new Error(String(error)));
             }

@@ -5,7 +5,7 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { parentPort } from "node:worker_threads";
-import type { WorkerMessage, WorkerRequest } from "./worker-protocol.ts";
+import { decodePages, encodeForTransfer, type WorkerMessage, type WorkerRequest } from "./worker-protocol.ts";
 
 const port = parentPort;
 if (port === null) throw new Error("stand-in-worker.ts must run in a worker thread.");
@@ -13,9 +13,6 @@ const settings = new URL(import.meta.url).searchParams;
 const crashFlag = settings.get("crashHelperOnce");
 const failFlag = settings.get("failHelperOnce");
 const documents = new Map<number, { role: "owner" | "helper"; pages: number[] }>();
-const encode = (value: unknown): Uint8Array<ArrayBuffer> => new TextEncoder().encode(JSON.stringify(value));
-const decode = (json: Uint8Array): { info: { index: number } }[] =>
-  JSON.parse(new TextDecoder().decode(json));
 
 async function handle(request: WorkerRequest): Promise<void> {
   const reply = (message: WorkerMessage): void => port?.postMessage(message);
@@ -48,17 +45,17 @@ async function handle(request: WorkerRequest): Promise<void> {
         document.pages.push(...range);
         reply({ id, type: "read" });
       } else {
-        reply({ id, type: "pages", json: encode(range.map((index) => ({ info: { index } }))) });
+        reply({ id, type: "pages", data: encodeForTransfer(range.map((index) => ({ info: { index } }))) });
       }
       return;
     }
     case "adopt":
-      document?.pages.push(...decode(request.json).map((page) => page.info.index));
+      document?.pages.push(...decodePages(request.data).map((page) => page.info.index));
       return;
     case "assemble": {
       const pages = [...(document?.pages ?? [])].sort((a, b) => a - b);
       documents.delete(id);
-      reply({ id, type: "result", json: encode({ pageCount: pages.length, pages }) });
+      reply({ id, type: "result", data: encodeForTransfer({ pageCount: pages.length, pages }) });
       return;
     }
     case "drop":

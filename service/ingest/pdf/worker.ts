@@ -6,7 +6,7 @@ import { loadPdfjs } from "./pdf-document.ts";
 import type { PageResult } from "./read-page.ts";
 import {
   decodePages,
-  encodeJson,
+  encodeForTransfer,
   serializeError,
   type WorkerMessage,
   type WorkerRequest,
@@ -59,12 +59,12 @@ async function handle(request: WorkerRequest): Promise<void> {
         send({ id, type: "read" });
         return;
       }
-      const json = encodeJson(await reading.takePages(request.first, request.end));
-      send({ id, type: "pages", json }, [json.buffer]);
+      const data = encodeForTransfer(await reading.takePages(request.first, request.end));
+      send({ id, type: "pages", data }, [data.buffer]);
       return;
     }
     case "adopt":
-      open(id).reading.addPages(decodePages(request.json));
+      open(id).reading.addPages(decodePages(request.data));
       return;
     case "assemble": {
       const { reading } = open(id);
@@ -75,8 +75,8 @@ async function handle(request: WorkerRequest): Promise<void> {
         // pdfjs's state of a large document weighs as much as its pages: gone before the blocks are built.
         await close(id);
       }
-      const json = encodeJson(assembleExtraction(reading, pages));
-      send({ id, type: "result", json }, [json.buffer]);
+      const data = encodeForTransfer(assembleExtraction(reading, pages));
+      send({ id, type: "result", data }, [data.buffer]);
       return;
     }
     case "drop":
