@@ -1,7 +1,7 @@
 /** `cka` against a running service: assistants, keys, share and ingest, as a customer types them. */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evalPdfPath, qpdf, scratchFolder } from "../ingest/pdf/test-fixtures.ts";
@@ -60,6 +60,13 @@ describe("cka, the command line of the sharing area", () => {
     await service?.stop("SIGKILL");
     if (service) await rm(service.dataDir, { recursive: true, force: true });
     await scratch?.remove();
+  });
+
+  it("serves with glibc's mmap threshold fixed, so freed large buffers leave memory; same process", async () => {
+    // spawnService started this pid; `cka serve` replaced its own image, keeping the pid, with the setting on.
+    const environment = (await readFile(`/proc/${service.process.pid}/environ`, "utf8")).split("\0");
+    expect(environment).toContain("MALLOC_MMAP_THRESHOLD_=131072");
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
   });
 
   it("creates, lists, renames and deletes assistants", async () => {
