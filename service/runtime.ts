@@ -31,8 +31,9 @@ export async function openRuntime(config: ServiceConfig, logger: Logger) {
       indexes,
       pdfPool,
       logger,
-      // One document more than workers: while one is committed on this thread, the next is already being read.
-      concurrency: workers + 1,
+      // PGlite: one document more than workers, so the next is read while one is committed on this thread. Processes
+      // sharing PostgreSQL claim no more than they read, leaving the rest to an idle peer.
+      concurrency: store.engine === "pglite" ? workers + 1 : workers,
       ocr: config.ocr,
       pollMs: store.engine === "postgres" ? 2000 : null,
       leaseSeconds: config.ingestLeaseSeconds,
