@@ -16,6 +16,8 @@ export default defineConfig({
   // starts its own stacks on free ports.
   workers: 2,
   reporter: [["list"]],
+  // A PGlite cluster made once and copied for each stack's databases, instead of initdb each time.
+  globalSetup: "./e2e/global-setup.ts",
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     launchOptions: chromiumLaunchOptions,

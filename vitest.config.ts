@@ -21,6 +21,8 @@ export default defineConfig({
     // Most integration tests wait on a service process: two files at a time keep both cores busy (the
     // default on 2 cores is one), cutting the run by a third.
     maxWorkers: 2,
+    // A PGlite cluster made once and copied for each test's database, instead of initdb each time.
+    globalSetup: ["service/testing/vitest-global-setup.ts"],
     // Removes the folders each test file made with temporaryDirectory(), after the file's own afterAll hooks.
     setupFiles: ["service/testing/vitest-setup.ts"],
   },

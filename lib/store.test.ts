@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { readFixture } from "@/sdk/core/fixtures/fixture-streams.ts";
 import { reduceAnswerText } from "@/sdk/core/index.ts";
 import { createSqlServiceStore, newMessageId } from "@/sdk/server/index.ts";
+import { inMemoryPgliteOptions } from "@/service/testing/pglite-template.ts";
 import { applyMigrations } from "./store.ts";
 
 const migrations = new URL("../supabase/migrations/", import.meta.url);
@@ -29,7 +30,7 @@ describe("the embedded store", () => {
   });
 
   it("applies the migrations once, and a store on them keeps a conversation", async () => {
-    const database = await PGlite.create();
+    const database = await PGlite.create(inMemoryPgliteOptions());
     try {
       const applied = await applyMigrations(database);
       expect(applied).toEqual(
@@ -50,7 +51,7 @@ describe("the embedded store", () => {
   });
 
   it("keeps a developer's conversations, answers and references from before row-level security when the new migrations move them to schema cited", async () => {
-    const database = await PGlite.create();
+    const database = await PGlite.create(inMemoryPgliteOptions());
     try {
       // A store folder made when the tables' migration was the only one.
       await database.exec(read(new URL(tablesMigration, migrations)));

@@ -6,10 +6,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { sampleFiles } from "../../scripts/dev/demo-plan.ts";
 import type { DocumentRecord } from "../../sdk/core/index.ts";
 import { createAdminClient } from "../../service/cli/admin-client.ts";
+import { seedPgliteDir } from "../../service/testing/pglite-template.ts";
 import { waitForDocuments } from "../../service/testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../../service/testing/spawn-service.ts";
 import { removeTemporaryDirectories, temporaryDirectory } from "../../service/testing/temporary-directory.ts";
@@ -153,6 +154,8 @@ export async function startAppStack(options: AppStackOptions = {}): Promise<AppS
     const { assistantId, documents, key } = await ingestSamples(service.url, adminToken);
     proxy = await startServiceProxy(service.url);
     const port = await freePort();
+    const appDataDir = temporaryDirectory("cited-app-e2e-");
+    seedPgliteDir(join(appDataDir, "pglite"));
     const appUrl = `http://127.0.0.1:${port}`;
     app = spawn(
       process.execPath,
@@ -169,7 +172,7 @@ export async function startAppStack(options: AppStackOptions = {}): Promise<AppS
           CITED_SESSION_SECRET: sessionSecret,
           CITED_APP_ORIGIN: appUrl,
           CITED_DEV_SIGN_IN: "allow",
-          CITED_APP_DATA_DIR: temporaryDirectory("cited-app-e2e-"),
+          CITED_APP_DATA_DIR: appDataDir,
           CITED_DATASOURCES: datasourceSetting(documents),
           // Set even when empty, so a developer's .env.local (npm run dev writes them) gives no console.
           CITED_ADMIN_URL: options.console ? proxy.url : "",

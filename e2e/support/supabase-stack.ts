@@ -11,6 +11,7 @@ import {
   type SupabaseStandIn,
   startSupabaseStandIn,
 } from "../../sdk/adapters/supabase/testing/supabase-stand-in.ts";
+import { inMemoryPgliteOptions } from "../../service/testing/pglite-template.ts";
 import { migrate } from "../../supabase/testing/supabase-database.ts";
 import { type AppStack, startAppStack } from "./app-stack.ts";
 
@@ -39,7 +40,7 @@ export interface SupabaseAppStackOptions {
 export async function startSupabaseAppStack(
   options: SupabaseAppStackOptions = {},
 ): Promise<SupabaseAppStack> {
-  const database = await PGlite.create();
+  const database = await PGlite.create(inMemoryPgliteOptions());
   let supabase: SupabaseStandIn | undefined;
   let app: AppStack | undefined;
   const stop = async () => {

@@ -1,6 +1,7 @@
 /** The handler called directly with Requests, in front of a fake service that replays recorded streams. */
 import { PGlite } from "@electric-sql/pglite";
 import { describe, expect, it } from "vitest";
+import { inMemoryPgliteOptions } from "../../service/testing/pglite-template.ts";
 import { type AuthenticatedUser, createServiceHandler } from "./create-service-handler.ts";
 import { HandlerProblem } from "./handler-problem.ts";
 import { createMemoryServiceStore } from "./memory-service-store.ts";
@@ -116,7 +117,7 @@ describe("createServiceHandler: guards", () => {
   });
 
   it("answers 404 to ids with control characters and 422 to text PostgreSQL cannot store, before a SQL store sees them", async () => {
-    const pglite = new PGlite();
+    const pglite = new PGlite(inMemoryPgliteOptions());
     const store = createSqlServiceStore({ client: pglite });
     await store.migrate();
     const { call, errors } = setup(recordedService, { store });

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { inMemoryPgliteOptions } from "../../service/testing/pglite-template.ts";
 import { postgresAvailable, startPostgres } from "../../service/testing/postgres.ts";
 import { readFixture } from "../core/fixtures/fixture-streams.ts";
 import { reduceAnswerText } from "../core/index.ts";
@@ -18,7 +19,7 @@ describeServiceStoreContract("memory", async () => ({ store: createMemoryService
 /** One in-memory PGlite for the file: starting the WASM database is the slow part. */
 let sharedPglite: PGlite | undefined;
 const pglite = () => {
-  sharedPglite ??= new PGlite();
+  sharedPglite ??= new PGlite(inMemoryPgliteOptions());
   return sharedPglite;
 };
 afterAll(async () => {

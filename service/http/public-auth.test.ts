@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createKeyStore } from "../store/keys.ts";
 import { migrate } from "../store/migrate.ts";
 import { openPglite, type SqlClient, type SqlQueryable, type SqlValue } from "../store/sql-client.ts";
-import { temporaryDirectory } from "../testing/temporary-directory.ts";
+import { temporaryPgliteDir } from "../testing/pglite-template.ts";
 import type { AppVariables } from "./app.ts";
 import { requireApiKey } from "./public-auth.ts";
 import { createRateLimiter } from "./rate-limit.ts";
@@ -12,7 +12,7 @@ import { createRateLimiter } from "./rate-limit.ts";
 describe("the key guard while the key's use cannot be written", () => {
   let client: SqlClient;
   beforeAll(async () => {
-    client = await openPglite(temporaryDirectory("cka-public-auth-"));
+    client = await openPglite(temporaryPgliteDir("cka-public-auth-"));
     await migrate(client);
     await client.execute(`insert into assistants (id, name) values ('asst_guard', 'Guard')`);
   });

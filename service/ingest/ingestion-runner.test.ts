@@ -7,6 +7,7 @@ import { createBlobStore } from "../blobs.ts";
 import { createAssistantIndexes } from "../index/assistant-indexes.ts";
 import { createLogger } from "../logger.ts";
 import { openStore, type Store } from "../store/store.ts";
+import { seedPgliteDir } from "../testing/pglite-template.ts";
 import { createIngestionRunner } from "./ingestion-runner.ts";
 import { createPdfExtractorPool, type PdfExtractorPool } from "./pdf/pool.ts";
 
@@ -15,6 +16,7 @@ describe("ingestion runner", () => {
   let store: Store;
   let pool: PdfExtractorPool;
   beforeAll(async () => {
+    seedPgliteDir(join(dir, "pglite"));
     store = await openStore({ pgliteDir: join(dir, "pglite") });
     pool = createPdfExtractorPool({ size: 1 });
   });
@@ -81,6 +83,7 @@ describe("ingestion runner after the service was killed while reading", () => {
   let pool: PdfExtractorPool;
   let blobs: ReturnType<typeof createBlobStore>;
   beforeAll(async () => {
+    seedPgliteDir(join(dir, "pglite"));
     store = await openStore({ pgliteDir: join(dir, "pglite") });
     pool = createPdfExtractorPool({ size: 1 });
     blobs = createBlobStore(join(dir, "blobs"));

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Scope } from "../../sdk/core/index.ts";
 import { createServiceHandler, type ServiceHandler } from "../../sdk/server/create-service-handler.ts";
 import { createSqlServiceStore } from "../../sdk/server/sql-service-store.ts";
+import { inMemoryPgliteOptions } from "../testing/pglite-template.ts";
 import { publicPaths } from "../testing/public-api-client.ts";
 import {
   evalPdfFolder,
@@ -413,7 +414,7 @@ describe("hostile input to the host handler (SDK, SQL store on PGlite)", () => {
   const reported: string[] = [];
 
   beforeAll(async () => {
-    pglite = new PGlite();
+    pglite = new PGlite(inMemoryPgliteOptions());
     const store = createSqlServiceStore({ client: pglite });
     await store.migrate();
     handler = createServiceHandler({

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { temporaryDirectory } from "../testing/temporary-directory.ts";
+import { temporaryPgliteDir } from "../testing/pglite-template.ts";
 import { createKeyStore } from "./keys.ts";
 import { migrate } from "./migrate.ts";
 import { openPglite, type SqlClient, type SqlQueryable, type SqlValue } from "./sql-client.ts";
@@ -25,7 +25,7 @@ function watchedDatabase(db: SqlQueryable) {
 
 let client: SqlClient;
 beforeAll(async () => {
-  client = await openPglite(temporaryDirectory("cka-keys-"));
+  client = await openPglite(temporaryPgliteDir("cka-keys-"));
   await migrate(client);
   await client.execute(
     `insert into assistants (id, name) values ('asst_keys', 'Keys'), ('asst_flood', 'Flood')`,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { temporaryDirectory } from "../testing/temporary-directory.ts";
+import { temporaryPgliteDir } from "../testing/pglite-template.ts";
 import { migrate } from "./migrate.ts";
 import { openPglite, type SqlClient } from "./sql-client.ts";
 import { createStore } from "./store.ts";
@@ -7,7 +7,7 @@ import { createStore } from "./store.ts";
 describe("schema migrations on an existing data folder", () => {
   let client: SqlClient;
   beforeAll(async () => {
-    client = await openPglite(temporaryDirectory("cka-migrate-"));
+    client = await openPglite(temporaryPgliteDir("cka-migrate-"));
     await migrate(client);
   });
   afterAll(async () => {

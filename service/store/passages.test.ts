@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PdfSpan } from "../../sdk/core/index.ts";
 import type { StoredPassage } from "../domain.ts";
-import { temporaryDirectory } from "../testing/temporary-directory.ts";
+import { temporaryPgliteDir } from "../testing/pglite-template.ts";
 import { migrate } from "./migrate.ts";
 import { openPglite, type SqlClient } from "./sql-client.ts";
 import { createStore, openStore, type Store } from "./store.ts";
@@ -10,7 +10,7 @@ describe("stored sentence positions", () => {
   let client: SqlClient;
   let store: Store;
   beforeAll(async () => {
-    client = await openPglite(temporaryDirectory("cka-passages-"));
+    client = await openPglite(temporaryPgliteDir("cka-passages-"));
     await migrate(client);
     store = createStore(client);
   });
@@ -69,7 +69,7 @@ describe("stored sentence positions", () => {
 describe("passages read back for the index", () => {
   let store: Store;
   beforeAll(async () => {
-    store = await openStore({ pgliteDir: temporaryDirectory("cka-passages-index-") });
+    store = await openStore({ pgliteDir: temporaryPgliteDir("cka-passages-index-") });
   });
   afterAll(async () => {
     await store.close();

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { temporaryDirectory } from "../testing/temporary-directory.ts";
+import { temporaryPgliteDir } from "../testing/pglite-template.ts";
 import { openStore, type Store } from "./store.ts";
 
 let store: Store;
 beforeAll(async () => {
-  store = await openStore({ pgliteDir: temporaryDirectory("cka-snapshots-") });
+  store = await openStore({ pgliteDir: temporaryPgliteDir("cka-snapshots-") });
 });
 afterAll(async () => {
   await store.close();

@@ -1,6 +1,7 @@
 /** Starts the real service as a child process on a free loopback port, for cross-process tests. */
 import { type ChildProcess, spawn } from "node:child_process";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { seedPgliteDir } from "./pglite-template.ts";
 import { temporaryDirectory } from "./temporary-directory.ts";
 
 export interface SpawnedService {
@@ -17,7 +18,11 @@ const cli = resolve(import.meta.dirname, "../cli.ts");
 export async function spawnService(
   options: { dataDir?: string; env?: Record<string, string>; args?: string[] } = {},
 ): Promise<SpawnedService> {
-  const dataDir = options.dataDir ?? temporaryDirectory("cka-test-");
+  let dataDir = options.dataDir;
+  if (dataDir === undefined) {
+    dataDir = temporaryDirectory("cka-test-");
+    seedPgliteDir(join(dataDir, "pglite"));
+  }
   const child = spawn(
     process.execPath,
     [cli, "serve", "--host", "127.0.0.1", "--port", "0", "--data", dataDir, ...(options.args ?? [])],

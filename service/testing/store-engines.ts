@@ -1,7 +1,7 @@
 /** The engines the store runs on, for tests that run once on each: PGlite in a temporary folder, and Debian's PostgreSQL. */
 import { openStore, type Store } from "../store/store.ts";
+import { temporaryPgliteDir } from "./pglite-template.ts";
 import { startPostgres } from "./postgres.ts";
-import { temporaryDirectory } from "./temporary-directory.ts";
 
 export interface OpenedStore {
   store: Store;
@@ -13,7 +13,7 @@ export const storeEngines: { name: string; open(): Promise<OpenedStore> }[] = [
   {
     name: "PGlite",
     open: async () => ({
-      store: await openStore({ pgliteDir: temporaryDirectory("cka-pglite-") }),
+      store: await openStore({ pgliteDir: temporaryPgliteDir("cka-pglite-") }),
       stop: () => {},
     }),
   },

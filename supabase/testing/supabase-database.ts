@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { inMemoryPgliteOptions } from "../../service/testing/pglite-template.ts";
 import { postgresAvailable, startPostgres } from "../../service/testing/postgres.ts";
 
 export interface QueryResult {
@@ -60,7 +61,7 @@ async function openPostgres(): Promise<SupabaseDatabase> {
 }
 
 async function openPglite(): Promise<SupabaseDatabase> {
-  const database = await PGlite.create();
+  const database = await PGlite.create(inMemoryPgliteOptions());
   return {
     async query(sql, params) {
       // PGlite's query takes one statement; exec takes a script, as pg's query does without parameters.

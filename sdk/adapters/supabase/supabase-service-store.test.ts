@@ -7,6 +7,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { createClient } from "@supabase/supabase-js";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inMemoryPgliteOptions } from "../../../service/testing/pglite-template.ts";
 import { postgresAvailable, startPostgres } from "../../../service/testing/postgres.ts";
 import { readFixture } from "../../core/fixtures/fixture-streams.ts";
 import { reduceAnswerText } from "../../core/index.ts";
@@ -42,7 +43,7 @@ function projectSql(): string[] {
 }
 
 async function migratedPglite(): Promise<PGlite> {
-  const database = await PGlite.create();
+  const database = await PGlite.create(inMemoryPgliteOptions());
   for (const sql of projectSql()) await database.exec(sql);
   return database;
 }
