@@ -2,6 +2,7 @@ import { defineConfig } from "@playwright/test";
 import { chromiumLaunchOptions } from "./e2e/chromium.ts";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
+const longFiles = ["**/app-supabase-session.spec.ts", "**/pdf-evidence.spec.ts"];
 
 export default defineConfig({
   testDir: "e2e",
@@ -23,6 +24,13 @@ export default defineConfig({
     launchOptions: chromiumLaunchOptions,
     trace: "retain-on-failure",
   },
+  // Files are handed to the workers in this order. The two whose tests wait longest in one block (a
+  // token's expiry; the evidence fixture's ingestion and recorded answers) go first, so the short files
+  // fill the end of the run instead of one worker finishing them alone while the other idles.
+  projects: [
+    { name: "long", testMatch: longFiles },
+    { name: "app", testIgnore: longFiles },
+  ],
   // For the evidence harness (e2e/pdf-evidence.spec.ts). The app's own specs (e2e/app-*.spec.ts)
   // start a service and `next start` of their own, configured for it (e2e/support/app-stack.ts);
   // e2e/app-supabase*.spec.ts add a Supabase stand-in (e2e/support/supabase-stack.ts).

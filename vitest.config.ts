@@ -21,6 +21,9 @@ export default defineConfig({
     // Most integration tests wait on a service process: two files at a time keep both cores busy (the
     // default on 2 cores is one), cutting the run by a third.
     maxWorkers: 2,
+    // Each of the two processes runs file after file instead of one new process per file (~0.7 s each,
+    // 103 files); the files keep no state between them beyond what their own hooks clean up.
+    isolate: false,
     // A PGlite cluster made once and copied for each test's database, instead of initdb each time.
     globalSetup: ["service/testing/vitest-global-setup.ts"],
     // Removes the folders each test file made with temporaryDirectory(), after the file's own afterAll hooks.
