@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { LongFilesFirst } from "./service/testing/vitest-sequencer.ts";
 
 export default defineConfig({
   resolve: {
@@ -24,6 +25,7 @@ export default defineConfig({
     // Each of the two processes runs file after file instead of one new process per file (~0.7 s each,
     // 103 files); the files keep no state between them beyond what their own hooks clean up.
     isolate: false,
+    sequence: { sequencer: LongFilesFirst },
     // A PGlite cluster made once and copied for each test's database, instead of initdb each time.
     globalSetup: ["service/testing/vitest-global-setup.ts"],
     // Removes the folders each test file made with temporaryDirectory(), after the file's own afterAll hooks.
