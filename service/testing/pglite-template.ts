@@ -16,17 +16,23 @@ const variable = "CITED_TEST_PGLITE_TEMPLATE";
 /** Makes the run's template and names it in `process.env`; the returned function removes it. */
 export async function createPgliteTemplate(): Promise<() => void> {
   const directory = mkdtempSync(join(tmpdir(), "cited-pglite-template-"));
-  const database = await PGlite.create({ dataDir: join(directory, "cluster") });
+  const remove = () => rmSync(directory, { recursive: true, force: true });
   try {
-    const archive = await database.dumpDataDir("none");
-    writeFileSync(join(directory, "cluster.tar"), new Uint8Array(await archive.arrayBuffer()));
-  } finally {
-    await database.close();
+    const database = await PGlite.create({ dataDir: join(directory, "cluster") });
+    try {
+      const archive = await database.dumpDataDir("none");
+      writeFileSync(join(directory, "cluster.tar"), new Uint8Array(await archive.arrayBuffer()));
+    } finally {
+      await database.close();
+    }
+  } catch (error) {
+    remove();
+    throw error;
   }
   process.env[variable] = directory;
   return () => {
     delete process.env[variable];
-    rmSync(directory, { recursive: true, force: true });
+    remove();
   };
 }
 
@@ -35,10 +41,11 @@ const template = (): string | null => {
   return directory !== undefined && existsSync(directory) ? directory : null;
 };
 
-/** Gives an empty or missing data folder a copy of the template's cluster, when the run has one. */
+/** Gives a data folder without a cluster a copy of the template's, when the run has one. */
 export function seedPgliteDir(dataDir: string): void {
   const directory = template();
-  if (directory !== null) cpSync(join(directory, "cluster"), dataDir, { recursive: true });
+  if (directory !== null && !existsSync(join(dataDir, "PG_VERSION")))
+    cpSync(join(directory, "cluster"), dataDir, { recursive: true });
 }
 
 /** A new temporary folder (see `temporaryDirectory`) holding the template's cluster, when the run has one. */
