@@ -1,4 +1,4 @@
-/** `npm test`: lint and the app's build at once, then unit and integration tests beside the type check, then end-to-end tests in Debian's Chromium. */
+/** `npm test`: lint and the app's build at once, then unit and integration tests beside the type check, then end-to-end tests in Debian's headless Chromium. */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { chromiumPath } from "../e2e/chromium.ts";
@@ -14,7 +14,7 @@ mkdirSync("test-results", { recursive: true });
 
 if (!existsSync(chromiumPath)) {
   console.error(
-    `npm test: Chromium is missing at ${chromiumPath}. Install Debian's build: apt-get update && apt-get install -y chromium`,
+    `npm test: Chromium is missing at ${chromiumPath}. Install Debian's headless build: apt-get update && apt-get install -y chromium-headless-shell`,
   );
   process.exit(1);
 }
