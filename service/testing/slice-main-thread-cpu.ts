@@ -10,9 +10,9 @@ import { createBlobStore } from "../blobs.ts";
 import { createPdfSlicer } from "../pdf/pdf-slicer.ts";
 
 const [blobsFolder, sha256, pages] = process.argv.slice(2);
-if (!blobsFolder || !sha256 || !pages)
-  throw new Error("usage: slice-main-thread-cpu.ts BLOBS_FOLDER SHA256 PAGE_COUNT");
 const pageCount = Number(pages);
+if (!blobsFolder || !sha256 || !Number.isInteger(pageCount) || pageCount < 1)
+  throw new Error("usage: slice-main-thread-cpu.ts BLOBS_FOLDER SHA256 PAGE_COUNT");
 const slicer = createPdfSlicer({ blobs: createBlobStore(blobsFolder) });
 const before = process.threadCpuUsage();
 await slicer.slice(sha256, Math.floor(pageCount / 2), pageCount);
