@@ -18,7 +18,7 @@ export default defineConfig({
   workers: 2,
   reporter: [["list"]],
   // A PGlite cluster made once and copied for each stack's databases, instead of initdb each time.
-  globalSetup: "./e2e/global-setup.ts",
+  globalSetup: "./service/testing/pglite-template-setup.ts",
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     launchOptions: chromiumLaunchOptions,

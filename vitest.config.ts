@@ -27,7 +27,7 @@ export default defineConfig({
     isolate: false,
     sequence: { sequencer: LongFilesFirst },
     // A PGlite cluster made once and copied for each test's database, instead of initdb each time.
-    globalSetup: ["service/testing/vitest-global-setup.ts"],
+    globalSetup: ["service/testing/pglite-template-setup.ts"],
     // Removes the folders each test file made with temporaryDirectory(), after the file's own afterAll hooks.
     setupFiles: ["service/testing/vitest-setup.ts"],
   },

@@ -55,8 +55,14 @@ export function temporaryPgliteDir(prefix: string): string {
   return dataDir;
 }
 
+/** The template's archive, read once per process for its in-memory databases. */
+let archive: { directory: string; blob: Blob } | undefined;
+
 /** Options for an in-memory PGlite: the template's cluster to load, when the run has one. */
 export function inMemoryPgliteOptions(): PGliteOptions {
   const directory = template();
-  return directory === null ? {} : { loadDataDir: new Blob([readFileSync(join(directory, "cluster.tar"))]) };
+  if (directory === null) return {};
+  if (archive?.directory !== directory)
+    archive = { directory, blob: new Blob([readFileSync(join(directory, "cluster.tar"))]) };
+  return { loadDataDir: archive.blob };
 }
