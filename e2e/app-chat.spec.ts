@@ -168,7 +168,10 @@ test("Stop keeps the part of the answer that had arrived, marked as stopped, als
     appStack.proxy.paceAnswerLines(null);
   }
 
+  // Reloaded at the conversation's own address, which the page takes once the stopped answer is stored.
+  const conversationId = await chatPage.conversationId();
   await page.reload();
+  expect(await chatPage.conversationId()).toBe(conversationId);
   const restored = chatPage.answers.last();
   await expect(restored.getByTestId("cited-answer-partial")).toBeVisible();
   await expect(restored).toContainText(delayedQueueQuestion.firstSentence);
