@@ -11,7 +11,8 @@ export interface AnswerNoticesProps {
 }
 
 export function AnswerNotices({ answer, partial, refused, children }: AnswerNoticesProps) {
-  const working = answer.phase === "streaming";
+  // A stopped answer was saved mid-stream: the service is no longer working on it.
+  const working = answer.phase === "streaming" && !partial;
   return (
     <>
       {/* One wrapper in every phase, so the text keeps its DOM nodes when the answer turns out a refusal. */}

@@ -106,6 +106,14 @@ describe("CitedAnswer: streaming", () => {
     expect(screen.getByRole("status").textContent).toBe("");
   });
 
+  it("shows a stopped answer, cut off while the service was working, without the service's status", () => {
+    const states = statesOf("answer-stream.ndjson");
+    renderAnswer(states[1]!, { partial: true });
+    expect(states[1]!.phase).toBe("streaming");
+    expect(screen.getByTestId("cited-answer-partial").textContent).toContain("incomplete");
+    expect(screen.getByRole("status").textContent).toBe("");
+  });
+
   it("marks a stopped answer as incomplete, and a broken one with its request id", () => {
     const done = finalStateOf("answer-stream.ndjson");
     const view = renderAnswer(done, { partial: true });
