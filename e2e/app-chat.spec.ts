@@ -6,7 +6,7 @@
  */
 import type { Locator } from "@playwright/test";
 import type { PdfHighlightReference, StoredMessage } from "../sdk/core/index.ts";
-import { streamedInOrder } from "./pages/chat-page.ts";
+import { type ChatPage, streamedInOrder } from "./pages/chat-page.ts";
 import { expect, test, uniqueUserName } from "./support/app-fixtures.ts";
 import {
   delayedQueueQuestion,
@@ -14,6 +14,7 @@ import {
   samplePdf,
   unanswerableQuestion,
 } from "./support/app-questions.ts";
+import type { AppStack } from "./support/app-stack.ts";
 
 /** The answers' PDF references with the number each citation shows, in the order they are numbered. */
 function numberedPdfReferences(
@@ -140,6 +141,25 @@ test("a question the samples cannot answer is refused, without citations", async
   await expect(chatPage.citations(answer)).toHaveCount(0);
 });
 
+/**
+ * Asks while the service's stream stalls after its first sentence: the proxy holds each later line 5 s, as
+ * a slow model would write. Returns the answer once its first sentence shows; the caller ends the stall.
+ */
+async function askWithStalledStream(appStack: AppStack, chatPage: ChatPage): Promise<Locator> {
+  appStack.proxy.paceAnswerLines(5_000, (line) => line.includes('"type":"utterance"'));
+  const answer = await chatPage.ask(delayedQueueQuestion.question);
+  await expect(answer).toContainText(delayedQueueQuestion.firstSentence);
+  return answer;
+}
+
+/** Stopped after its first sentence: marked so, and no status says the service still works on it. */
+async function expectStoppedAfterFirstSentence(answer: Locator): Promise<void> {
+  await expect(answer.getByTestId("cited-answer-partial")).toBeVisible();
+  await expect(answer.getByTestId("cited-status")).toHaveText("");
+  await expect(answer).toContainText(delayedQueueQuestion.firstSentence);
+  await expect(answer).not.toContainText(delayedQueueQuestion.secondSentence);
+}
+
 test("Stop keeps the part of the answer that had arrived, marked as stopped, also after a reload", async ({
   page,
   appStack,
@@ -147,18 +167,13 @@ test("Stop keeps the part of the answer that had arrived, marked as stopped, als
   chatPage,
 }) => {
   await signInPage.signIn(uniqueUserName("alice"));
-  // The service's stream stalls after its first sentence: the proxy holds each later line 5 s, as
-  // a slow model would write, so Stop comes while the second sentence is still being written.
-  appStack.proxy.paceAnswerLines(5_000, (line) => line.includes('"type":"utterance"'));
   const asked = appStack.proxy.mark();
   try {
-    const answer = await chatPage.ask(delayedQueueQuestion.question);
-    await expect(answer).toContainText(delayedQueueQuestion.firstSentence);
+    // Stop comes while the second sentence is still being written.
+    const answer = await askWithStalledStream(appStack, chatPage);
     await chatPage.stopButton.click();
 
-    await expect(answer.getByTestId("cited-answer-partial")).toBeVisible();
-    await expect(answer).toContainText(delayedQueueQuestion.firstSentence);
-    await expect(answer).not.toContainText(delayedQueueQuestion.secondSentence);
+    await expectStoppedAfterFirstSentence(answer);
     await expect(chatPage.askButton).toBeVisible();
     // Stopping reaches the service's side: the app closed its request before the stream had ended.
     await expect
@@ -168,12 +183,35 @@ test("Stop keeps the part of the answer that had arrived, marked as stopped, als
     appStack.proxy.paceAnswerLines(null);
   }
 
-  // Reloaded at the conversation's own address, which the page takes once the stopped answer is stored.
   const conversationId = await chatPage.conversationId();
   await page.reload();
   expect(await chatPage.conversationId()).toBe(conversationId);
-  const restored = chatPage.answers.last();
-  await expect(restored.getByTestId("cited-answer-partial")).toBeVisible();
-  await expect(restored).toContainText(delayedQueueQuestion.firstSentence);
-  await expect(restored).not.toContainText(delayedQueueQuestion.secondSentence);
+  await expectStoppedAfterFirstSentence(chatPage.answers.last());
+});
+
+test("a reload while the answer is being written returns to that conversation, not to an empty chat", async ({
+  page,
+  appStack,
+  signInPage,
+  chatPage,
+}) => {
+  await signInPage.signIn(uniqueUserName("alice"));
+  let conversationId: string;
+  try {
+    const answer = await askWithStalledStream(appStack, chatPage);
+    // The address names the conversation as soon as it exists, while its answer is still being written.
+    conversationId = await chatPage.conversationId();
+    await expect(answer.getByTestId("cited-answer")).toHaveAttribute("data-phase", "streaming");
+    await expect(answer).not.toContainText(delayedQueueQuestion.secondSentence);
+    await page.reload();
+  } finally {
+    appStack.proxy.paceAnswerLines(null);
+  }
+
+  expect(await chatPage.conversationId()).toBe(conversationId);
+  await expect(chatPage.userMessages).toHaveText([delayedQueueQuestion.question]);
+  await expect(chatPage.conversations.current).toHaveCount(1);
+  // Leaving the page stopped the answer: what had arrived is saved a moment later, and shows as stopped.
+  await expectStoppedAfterFirstSentence(chatPage.answers.last());
+  await expect(chatPage.missingAnswer).toHaveCount(0);
 });

@@ -22,6 +22,12 @@ test("when the service is down, the chat and the search say so with a request id
     await expect(chatPage.errorBanner).toBeVisible({ timeout: 30_000 });
     await expect(chatPage.errorBanner).toContainText(requestId);
     await expect(chatPage.askButton).toBeVisible();
+    // The question was stored before the service failed; the conversation says it has no answer.
+    await expect(chatPage.userMessages).toHaveText([delayedQueueQuestion.question]);
+    await expect(chatPage.missingAnswer).toHaveText(/No answer was saved for this question/, {
+      timeout: 15_000,
+    });
+    await expect(chatPage.questionInput).toHaveValue(delayedQueueQuestion.question);
 
     await searchPage.goto();
     await searchPage.queryInput.fill(searchQuery.query);

@@ -81,6 +81,9 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
         const { id } = await cited.createConversation(undefined, { signal: controller.signal });
         createdNow.current = id;
         setCreated(id);
+        // The page moves to the conversation's address at once, so that a reload while its answer is
+        // written comes back to it; the live turn shows there until the stored copy takes over.
+        startTransition(() => router.replace(`/chat/${id}`));
         turn = { ...turn, conversationId: id };
         setLive(turn);
       }

@@ -3,6 +3,7 @@
 import type { StoredMessage } from "@/sdk/core/index.ts";
 import { useChat } from "./chat-context";
 import { MessageList } from "./message-list";
+import { useStoredAnswerWait } from "./use-stored-answer-wait";
 
 export interface ConversationViewProps {
   conversationId: string | null;
@@ -13,6 +14,8 @@ export function ConversationView({ conversationId, messages }: ConversationViewP
   const { live, authScope, openEvidence } = useChat();
   // A new conversation's first turn shows at /chat until its own URL takes over.
   const shown = live && (live.conversationId === conversationId || conversationId === null) ? live : null;
+  const unanswered = shown === null && messages.at(-1)?.role === "user" ? conversationId : null;
+  const answerWait = useStoredAnswerWait(unanswered);
   return (
     <MessageList
       messages={messages}
@@ -20,6 +23,7 @@ export function ConversationView({ conversationId, messages }: ConversationViewP
       authScope={authScope}
       onOpenEvidence={openEvidence}
       empty={conversationId === null}
+      answerWait={answerWait}
     />
   );
 }

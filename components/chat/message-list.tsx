@@ -5,19 +5,29 @@ import { useCited } from "@/components/cited-browser-provider";
 import type { AnswerState, StoredMessage } from "@/sdk/core/index.ts";
 import { CitedAnswer, type OpenedEvidence } from "@/sdk/react/index.ts";
 import { isStored, type LiveTurn, liveAnswerId } from "./live-turn";
+import type { StoredAnswerWait } from "./use-stored-answer-wait";
 
 export interface MessageListProps {
   messages: StoredMessage[];
   live: LiveTurn | null;
   authScope: string;
   empty: boolean;
+  /** The last question shown has no stored answer: one may still be on its way ("waiting"), or none is. */
+  answerWait: StoredAnswerWait | null;
   onOpenEvidence(evidence: OpenedEvidence): void;
 }
 
 /** How close to the bottom (px) the list must be to keep following a streaming answer. */
 const followSlack = 80;
 
-export function MessageList({ messages, live, authScope, empty, onOpenEvidence }: MessageListProps) {
+export function MessageList({
+  messages,
+  live,
+  authScope,
+  empty,
+  answerWait,
+  onOpenEvidence,
+}: MessageListProps) {
   const list = useRef<HTMLOListElement>(null);
   // Follows the newest text only while the reader is at the bottom; scrolling up to read stops it.
   const following = useRef(true);
@@ -50,7 +60,7 @@ export function MessageList({ messages, live, authScope, empty, onOpenEvidence }
       key={key}
       data-testid="message-assistant"
       className="max-w-3xl"
-      aria-busy={answer.phase === "streaming"}
+      aria-busy={answer.phase === "streaming" && !partial}
     >
       <Answer
         answer={answer}
@@ -92,7 +102,20 @@ export function MessageList({ messages, live, authScope, empty, onOpenEvidence }
       aria-label="Messages"
     >
       {items}
+      {answerWait ? <MissingAnswer wait={answerWait} /> : null}
     </ol>
+  );
+}
+
+function MissingAnswer({ wait }: { wait: StoredAnswerWait }) {
+  return (
+    <li data-testid="message-unanswered" className="max-w-3xl text-stone-600 dark:text-stone-400">
+      <p role="status">
+        {wait === "waiting"
+          ? "Looking for the answer to this question…"
+          : "No answer was saved for this question. Ask it again to get one."}
+      </p>
+    </li>
   );
 }
 

@@ -91,6 +91,8 @@ export class ChatPage {
   readonly stopButton: Locator;
   readonly userMessages: Locator;
   readonly answers: Locator;
+  /** The note under a last question that has no stored answer (yet). */
+  readonly missingAnswer: Locator;
   readonly errorBanner: Locator;
   readonly evidence: EvidencePanel;
 
@@ -106,6 +108,7 @@ export class ChatPage {
     this.stopButton = page.getByTestId("stop-button");
     this.userMessages = page.getByTestId("message-user");
     this.answers = page.getByTestId("message-assistant");
+    this.missingAnswer = page.getByTestId("message-unanswered");
     this.errorBanner = page.getByTestId("error-banner");
     this.evidence = new EvidencePanel(page);
   }
