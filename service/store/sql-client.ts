@@ -124,11 +124,23 @@ export async function openPostgres(connectionString: string): Promise<SqlClient>
     query: (sql, params) => run(pool, sql, params),
     transaction: async (work) => {
       const connection = await classified(pool.connect());
+      // The pool listens for errors of idle connections only. A lent one that loses the server between two
+      // statements reports it as an 'error' event, which unheard would end the process; its next statement
+      // then fails as unreachable ("not queryable").
+      let lost: Error | null = null;
+      const onLost = (error: Error) => {
+        lost ??= error;
+      };
+      connection.on("error", onLost);
+      const release = (broken: Error | null) => {
+        connection.off("error", onLost);
+        connection.release(broken ?? lost ?? undefined);
+      };
       try {
         await connection.query("begin");
         const result = await work({ query: (sql, params) => run(connection, sql, params) });
         await connection.query("commit");
-        connection.release();
+        release(null);
         return result;
       } catch (error) {
         // A connection that cannot even roll back is broken: the pool drops it instead of lending it again.
@@ -136,7 +148,7 @@ export async function openPostgres(connectionString: string): Promise<SqlClient>
           () => null,
           (rollbackError: Error) => rollbackError,
         );
-        connection.release(rolledBack ?? undefined);
+        release(rolledBack);
         throw isUnreachable(error) ? new DatabaseUnavailableError(error) : error;
       }
     },
