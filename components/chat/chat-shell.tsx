@@ -40,6 +40,9 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
   const running = useRef<AbortController | null>(null);
   const createdNow = useRef(created);
   createdNow.current = created;
+  // The page's conversation now, not when the ask began: the page moves to a new conversation mid-ask.
+  const routeNow = useRef(routeId);
+  routeNow.current = routeId;
 
   // Leaving the chat (another page, sign-out) stops the answer being written for it.
   useEffect(() => () => abandon(running), []);
@@ -119,11 +122,12 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
     if (!current()) return taken;
     running.current = null;
     setStopper(null);
-    // Read the stored conversation back (at its own URL once it has one); the live turn is drawn
-    // until the stored copy holds its answer.
+    // Read the stored conversation back, and the list with its title (a new conversation's address was
+    // taken when it was created, unless that move is still under way); the live turn is drawn until the
+    // stored copy holds its answer.
     const id = turn.conversationId;
     startTransition(() => {
-      if (id !== null && id !== routeId) router.replace(`/chat/${id}`);
+      if (id !== null && id !== routeNow.current) router.replace(`/chat/${id}`);
       else router.refresh();
     });
     return taken;

@@ -2,6 +2,7 @@
 /** The conversation a page shows: its stored turns, and the turn being asked in it, if any. */
 import type { StoredMessage } from "@/sdk/core/index.ts";
 import { useChat } from "./chat-context";
+import { isStored } from "./live-turn";
 import { MessageList } from "./message-list";
 import { useStoredAnswerWait } from "./use-stored-answer-wait";
 
@@ -14,8 +15,10 @@ export function ConversationView({ conversationId, messages }: ConversationViewP
   const { live, authScope, openEvidence } = useChat();
   // A new conversation's first turn shows at /chat until its own URL takes over.
   const shown = live && (live.conversationId === conversationId || conversationId === null) ? live : null;
-  const unanswered = shown === null && messages.at(-1)?.role === "user" ? conversationId : null;
-  const answerWait = useStoredAnswerWait(unanswered);
+  const unanswered = shown === null ? unansweredQuestion(messages, Date.now()) : null;
+  // A stopped turn is saved by the route a moment after Stop: read the page again until it has it.
+  const stoppedUnsaved = shown?.stopped && !isStored(shown, messages) ? `stopped:${shown.question}` : null;
+  const answerWait = useStoredAnswerWait(unanswered?.old === false ? unanswered.id : stoppedUnsaved);
   return (
     <MessageList
       messages={messages}
@@ -23,7 +26,20 @@ export function ConversationView({ conversationId, messages }: ConversationViewP
       authScope={authScope}
       onOpenEvidence={openEvidence}
       empty={conversationId === null}
-      answerWait={answerWait}
+      answerWait={unanswered === null ? null : unanswered.old ? "none" : answerWait}
     />
   );
+}
+
+/** Longer than any answer takes to be written: a question this old without its answer has none coming. */
+const answerComesWithinMs = 10 * 60_000;
+
+/** The last stored message when it is a question without an answer, and whether it is too old to get one. */
+function unansweredQuestion(
+  messages: readonly StoredMessage[],
+  now: number,
+): { id: string; old: boolean } | null {
+  const last = messages.at(-1);
+  if (last?.role !== "user") return null;
+  return { id: last.id, old: now - Date.parse(last.createdAt) > answerComesWithinMs };
 }
