@@ -8,6 +8,8 @@ export interface ChatContextValue {
   authScope: string;
   /** The turn being asked, with the conversation it belongs to. */
   live: LiveTurn | null;
+  /** The conversation whose last question was just asked and failed with nothing to keep: no answer is coming. */
+  failedIn: string | null;
   openEvidence(evidence: OpenedEvidence): void;
 }
 

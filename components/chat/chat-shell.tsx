@@ -33,6 +33,7 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
   const [live, setLive] = useState<LiveTurn | null>(null);
   const [stopper, setStopper] = useState<AbortController | null>(null);
   const [error, setError] = useState<ShownError | null>(null);
+  const [failedIn, setFailedIn] = useState<string | null>(null);
   const [evidence, setEvidence] = useState<OpenedEvidence | null>(null);
   const [listOnPhone, setListOnPhone] = useState(false);
   const [, startTransition] = useTransition();
@@ -60,12 +61,14 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
     setLive(null);
     setStopper(null);
     setError(null);
+    setFailedIn(null);
     setEvidence(null);
   }, [routeId, router]);
 
   /** Asks; resolves to false when the question was not taken (the composer then keeps it). */
   async function ask(question: string, levels: Levels): Promise<boolean> {
     setError(null);
+    setFailedIn(null);
     const controller = new AbortController();
     running.current = controller;
     const current = () => running.current === controller;
@@ -117,6 +120,7 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
         setError(shown);
         taken = turn.answer.text !== "";
         setLive(taken ? { ...turn, stopped: true } : null);
+        if (!taken) setFailedIn(turn.conversationId);
       }
     }
     if (!current()) return taken;
@@ -134,7 +138,7 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
   }
 
   return (
-    <ChatContext value={{ authScope, live, openEvidence: setEvidence }}>
+    <ChatContext value={{ authScope, live, failedIn, openEvidence: setEvidence }}>
       <div className="flex h-full min-h-0">
         <ConversationList
           conversations={conversations}

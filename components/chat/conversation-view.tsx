@@ -12,13 +12,14 @@ export interface ConversationViewProps {
 }
 
 export function ConversationView({ conversationId, messages }: ConversationViewProps) {
-  const { live, authScope, openEvidence } = useChat();
+  const { live, failedIn, authScope, openEvidence } = useChat();
   // A new conversation's first turn shows at /chat until its own URL takes over.
   const shown = live && (live.conversationId === conversationId || conversationId === null) ? live : null;
-  const unanswered = shown === null ? unansweredQuestion(messages, Date.now()) : null;
+  const unanswered =
+    shown === null ? unansweredQuestion(messages, Date.now(), failedIn === conversationId) : null;
   // A stopped turn is saved by the route a moment after Stop: read the page again until it has it.
   const stoppedUnsaved = shown?.stopped && !isStored(shown, messages) ? `stopped:${shown.question}` : null;
-  const answerWait = useStoredAnswerWait(unanswered?.old === false ? unanswered.id : stoppedUnsaved);
+  const answerWait = useStoredAnswerWait(unanswered?.settled === false ? unanswered.id : stoppedUnsaved);
   return (
     <MessageList
       messages={messages}
@@ -26,7 +27,7 @@ export function ConversationView({ conversationId, messages }: ConversationViewP
       authScope={authScope}
       onOpenEvidence={openEvidence}
       empty={conversationId === null}
-      answerWait={unanswered === null ? null : unanswered.old ? "none" : answerWait}
+      answerWait={unanswered === null ? null : unanswered.settled ? "none" : answerWait}
     />
   );
 }
@@ -34,12 +35,16 @@ export function ConversationView({ conversationId, messages }: ConversationViewP
 /** Longer than any answer takes to be written: a question this old without its answer has none coming. */
 const answerComesWithinMs = 10 * 60_000;
 
-/** The last stored message when it is a question without an answer, and whether it is too old to get one. */
+/**
+ * The last stored message when it is a question without an answer; `settled` when none is coming: its ask
+ * failed in this chat, or it is older than any answer takes.
+ */
 function unansweredQuestion(
   messages: readonly StoredMessage[],
   now: number,
-): { id: string; old: boolean } | null {
+  failedHere: boolean,
+): { id: string; settled: boolean } | null {
   const last = messages.at(-1);
   if (last?.role !== "user") return null;
-  return { id: last.id, old: now - Date.parse(last.createdAt) > answerComesWithinMs };
+  return { id: last.id, settled: failedHere || now - Date.parse(last.createdAt) > answerComesWithinMs };
 }
