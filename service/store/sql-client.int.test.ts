@@ -15,22 +15,27 @@ describe.skipIf(!postgresAvailable)("PostgreSQL client when the server crashes",
   });
 
   it("fails a transaction whose connection dies between two statements as unavailable, and the process lives on", async () => {
-    let crashed!: () => void;
+    let between!: () => void;
+    const betweenStatements = new Promise<void>((resolve) => {
+      between = resolve;
+    });
+    let goOn!: () => void;
     const serverGone = new Promise<void>((resolve) => {
-      crashed = resolve;
+      goOn = resolve;
     });
     const transaction = db.transaction(async (open) => {
       await open.query("select 1");
-      // The connection is checked out and idle here when the server goes: pg reports that as an
-      // 'error' event on the connection, which would end the process if nobody listened.
+      between();
+      // The connection is lent and idle here when the server goes: pg reports that as an 'error' event on
+      // the connection, which would end the process if nobody listened.
       await serverGone;
       await open.query("select 2");
     });
-    transaction.catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await betweenStatements;
     postgres.halt();
+    // pg hears of the closed socket a moment after the server has stopped.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    crashed();
+    goOn();
     await expect(transaction).rejects.toBeInstanceOf(DatabaseUnavailableError);
 
     postgres.resume();
