@@ -41,6 +41,43 @@ test("when the service is down, the chat and the search say so with a request id
   }
 });
 
+test("the same question asked again after a failed ask shows once more, while its answer is written and after", async ({
+  appStack,
+  signInPage,
+  chatPage,
+}) => {
+  await signInPage.signIn(uniqueUserName("judy"));
+  appStack.proxy.simulateOutage(true);
+  try {
+    await chatPage.questionInput.fill(delayedQueueQuestion.question);
+    await chatPage.askButton.click();
+    await expect(chatPage.missingAnswer).toBeVisible({ timeout: 30_000 });
+  } finally {
+    appStack.proxy.simulateOutage(false);
+  }
+  const asked = [delayedQueueQuestion.question, delayedQueueQuestion.question];
+  const turns = ["message-user", "message-unanswered", "message-user", "message-assistant"];
+
+  // The composer kept the question: asking it again adds a turn below the unanswered one.
+  appStack.proxy.paceAnswerLines(5_000, (line) => line.includes('"type":"utterance"'));
+  try {
+    await chatPage.askButton.click();
+    const answer = chatPage.answers.last();
+    await expect(answer).toContainText(delayedQueueQuestion.firstSentence);
+    await expect(chatPage.userMessages).toHaveText(asked);
+    // The first one says it got no answer, and nothing says the new one has none.
+    await expect.poll(() => chatPage.turnKinds()).toEqual(turns);
+    await expect(chatPage.missingAnswer).toHaveText(/No answer was saved for this question/);
+    // Still being written: the questions above are what the person sees meanwhile, not after a reload.
+    await expect(answer.getByTestId("cited-answer")).toHaveAttribute("data-phase", "streaming");
+  } finally {
+    appStack.proxy.paceAnswerLines(null);
+  }
+  await chatPage.expectAnswerDone(chatPage.answers.last());
+  await expect(chatPage.userMessages).toHaveText(asked);
+  await expect.poll(() => chatPage.turnKinds()).toEqual(turns);
+});
+
 test("a person whose session is gone is told so and brought to the sign-in, and nothing reaches the service", async ({
   page,
   appStack,

@@ -23,6 +23,9 @@ export interface ChatShellProps {
   children: ReactNode;
 }
 
+/** Counts the asks of this page, to tell two asks of the same question apart. */
+let asks = 0;
+
 export function ChatShell({ conversations, authScope, children }: ChatShellProps) {
   const cited = useCited();
   const router = useRouter();
@@ -74,6 +77,8 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
     const current = () => running.current === controller;
     setStopper(controller);
     let turn: LiveTurn = {
+      key: ++asks,
+      startsConversation: activeId === null,
       conversationId: activeId,
       question,
       answer: createAnswerState(),

@@ -18,7 +18,7 @@ export function ConversationView({ conversationId, messages }: ConversationViewP
   const unanswered =
     shown === null ? unansweredQuestion(messages, Date.now(), failedIn === conversationId) : null;
   // A stopped turn is saved by the route a moment after Stop: read the page again until it has it.
-  const stoppedUnsaved = shown?.stopped && !isStored(shown, messages) ? `stopped:${shown.question}` : null;
+  const stoppedUnsaved = shown?.stopped && !isStored(shown, messages) ? `stopped:${shown.key}` : null;
   const answerWait = useStoredAnswerWait(unanswered?.settled === false ? unanswered.id : stoppedUnsaved);
   return (
     <MessageList

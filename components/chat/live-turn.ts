@@ -1,7 +1,12 @@
 /** The turn being asked, held in the browser until the server's copy of the conversation has it. */
+import { useState } from "react";
 import type { AnswerState, StoredMessage } from "@/sdk/core/index.ts";
 
 export interface LiveTurn {
+  /** Tells this ask apart from an earlier one of the same question. */
+  key: number;
+  /** Asked in a conversation created for it, which held nothing before. */
+  startsConversation: boolean;
   /** The conversation it is asked in; null until a new conversation is created for it. */
   conversationId: string | null;
   question: string;
@@ -20,4 +25,27 @@ export function liveAnswerId(turn: LiveTurn): string | null {
 export function isStored(turn: LiveTurn, messages: readonly StoredMessage[]): boolean {
   const id = liveAnswerId(turn);
   return id !== null && messages.some((message) => message.id === id);
+}
+
+/**
+ * Where the turn's question goes among the stored messages: after those its conversation held when the turn
+ * was first shown (none for a conversation created for it). Null without a turn.
+ */
+export function useTurnStart(turn: LiveTurn | null, messages: readonly StoredMessage[]): number | null {
+  const [start, setStart] = useState<{ key: number; index: number } | null>(null);
+  if (turn === null) return null;
+  if (start?.key === turn.key) return start.index;
+  const index = turn.startsConversation ? 0 : messages.length;
+  setStart({ key: turn.key, index });
+  return index;
+}
+
+/** Whether the route has stored the turn's question (it does so before the answer), at the turn's start. */
+export function isQuestionStored(
+  turn: LiveTurn,
+  messages: readonly StoredMessage[],
+  start: number | null,
+): boolean {
+  const stored = start === null ? undefined : messages[start];
+  return stored?.role === "user" && stored.text === turn.question;
 }

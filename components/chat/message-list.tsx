@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 import { useCited } from "@/components/cited-browser-provider";
 import type { AnswerState, StoredMessage } from "@/sdk/core/index.ts";
 import { CitedAnswer, type OpenedEvidence } from "@/sdk/react/index.ts";
-import { isStored, type LiveTurn, liveAnswerId } from "./live-turn";
+import { isQuestionStored, isStored, type LiveTurn, liveAnswerId, useTurnStart } from "./live-turn";
 import type { StoredAnswerWait } from "./use-stored-answer-wait";
 
 export interface MessageListProps {
@@ -32,6 +32,7 @@ export function MessageList({
   // Follows the newest text only while the reader is at the bottom; scrolling up to read stops it.
   const following = useRef(true);
   const pending = live && !isStored(live, messages) ? live : null;
+  const turnStart = useTurnStart(live, messages);
   const liveText = pending?.answer.text;
   const count = messages.length;
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll again whenever a turn grows or arrives.
@@ -71,21 +72,30 @@ export function MessageList({
       />
     </li>
   );
-  const items = messages.map((message) => {
-    if (message.role === "user") return <Question key={message.id} text={message.text} />;
-    if (message.answer) return answerItem(message.id, message.answer, message.id, message.partial);
-    return (
+  // Once stored, the stored question stands for the live one; an earlier ask of the same question stays apart.
+  const liveQuestion = pending !== null && !isQuestionStored(pending, messages, turnStart);
+  const items = messages.flatMap((message, index) => {
+    if (message.role === "user") {
+      const question = <Question key={message.id} text={message.text} />;
+      // Another question after it: its ask failed. The last question's note is `answerWait`'s.
+      const next = messages[index + 1];
+      const unanswered = next === undefined ? liveQuestion : next.role === "user";
+      return unanswered
+        ? [
+            question,
+            <MissingAnswer key={`${message.id}-unanswered`} text="No answer was saved for this question." />,
+          ]
+        : [question];
+    }
+    if (message.answer) return [answerItem(message.id, message.answer, message.id, message.partial)];
+    return [
       <li key={message.id} data-testid="message-assistant" className="max-w-3xl">
         {message.text}
-      </li>
-    );
+      </li>,
+    ];
   });
   if (pending) {
-    // The route stores the question before the answer: once it has, the stored question stands for it.
-    const last = messages.at(-1);
-    if (!(last?.role === "user" && last.text === pending.question)) {
-      items.push(<Question key="live-question" text={pending.question} />);
-    }
+    if (liveQuestion) items.push(<Question key="live-question" text={pending.question} />);
     // Keyed by the id the answer is stored under, so the stored copy takes over the same element.
     items.push(
       answerItem(liveAnswerId(pending) ?? "live-answer", pending.answer, pending.messageId, pending.stopped),
@@ -102,19 +112,21 @@ export function MessageList({
       aria-label="Messages"
     >
       {items}
-      {answerWait ? <MissingAnswer wait={answerWait} /> : null}
+      {answerWait ? <MissingAnswer text={missingAnswerText[answerWait]} announced /> : null}
     </ol>
   );
 }
 
-function MissingAnswer({ wait }: { wait: StoredAnswerWait }) {
+const missingAnswerText: Record<StoredAnswerWait, string> = {
+  waiting: "Looking for the answer to this question…",
+  none: "No answer was saved for this question. Ask it again to get one.",
+};
+
+/** `announced`: the last question's note, which may change while shown, so screen readers hear it. */
+function MissingAnswer({ text, announced = false }: { text: string; announced?: boolean }) {
   return (
     <li data-testid="message-unanswered" className="max-w-3xl text-stone-600 dark:text-stone-400">
-      <p role="status">
-        {wait === "waiting"
-          ? "Looking for the answer to this question…"
-          : "No answer was saved for this question. Ask it again to get one."}
-      </p>
+      <p role={announced ? "status" : undefined}>{text}</p>
     </li>
   );
 }

@@ -189,6 +189,14 @@ export class ChatPage {
   }
 
   /** The id in the address bar once the conversation exists (`/chat/{id}`). */
+  /** The conversation's items in order, by kind: `message-user`, `message-assistant`, `message-unanswered`. */
+  async turnKinds(): Promise<string[]> {
+    return this.page
+      .getByRole("list", { name: "Messages" })
+      .locator(":scope > li")
+      .evaluateAll((items) => items.map((item) => item.getAttribute("data-testid") ?? ""));
+  }
+
   async conversationId(): Promise<string> {
     await expect(this.page).toHaveURL(conversationPath);
     const match = conversationPath.exec(this.page.url());
