@@ -1,11 +1,14 @@
 /**
  * Ingestion throughput, upload to ready over HTTP, beside the floors of text extraction alone:
- * pdfjs-dist `getTextContent` on two worker threads, and poppler's `pdftotext -bbox-layout` two at a time.
+ * pdfjs-dist `getTextContent` on two worker threads, and poppler's `pdftotext -bbox-layout` two at a time;
+ * and the service's extraction pool alone, to tell the pool's cost from the rest of the service's.
  */
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { Worker } from "node:worker_threads";
 import { collectFiles } from "../../service/cli/ingest-command.ts";
+import { createPdfExtractorPool } from "../../service/ingest/pdf/pool.ts";
 import { attach, ingest, startService } from "./bench-service.ts";
 
 const run = promisify(execFile);
@@ -13,47 +16,84 @@ const parallel = 2;
 
 export interface OurIngestion {
   pages: number;
-  pagesPerSecond: number;
-  /** The data folder of the stopped service, with the files ingested. */
+  /** The service's first corpus after it started (its code still cold), then a second one on the same service. */
+  pagesPerSecond: { fresh: number; warm: number };
+  /** The data folder of the stopped service, with the files ingested (twice, in two assistants). */
   dataDir: string;
+  /** The assistant of the first ingestion. */
   assistantId: string;
 }
 
-/** One ingestion into a freshly started service with a new data folder. */
+/** Ingests the files into a freshly started service with a new data folder, then again into a new assistant. */
 export async function ourIngestion(paths: string[]): Promise<OurIngestion> {
   const service = await startService();
   try {
-    const bench = await attach(service);
-    const { pages, seconds } = await ingest(bench, paths);
+    const first = await attach(service);
+    const fresh = await ingest(first, paths);
+    const warm = await ingest(await attach(service), paths);
     return {
-      pages,
-      pagesPerSecond: pages / seconds,
+      pages: fresh.pages,
+      pagesPerSecond: { fresh: fresh.pages / fresh.seconds, warm: warm.pages / warm.seconds },
       dataDir: service.dataDir,
-      assistantId: bench.assistantId,
+      assistantId: first.assistantId,
     };
   } finally {
     await service.stop();
   }
 }
 
-/** Pages per second of pdfjs reading every page's text, pages split between two worker threads. */
-export async function pdfjsFloor(paths: string[]): Promise<number> {
+/**
+ * Pages per second of pdfjs reading every page's text, pages split between two new worker threads: the first
+ * pass, then a second pass on the same threads.
+ */
+export async function pdfjsFloor(paths: string[]): Promise<{ fresh: number; warm: number }> {
   const files = collectFiles(paths);
-  const started = performance.now();
-  const counts = await Promise.all(
-    Array.from(
-      { length: parallel },
-      (_, share) =>
-        new Promise<number>((resolve, reject) => {
-          const worker = new Worker(new URL("./pdfjs-text-worker.ts", import.meta.url), {
-            workerData: { files, share, shares: parallel },
-          });
-          worker.once("message", resolve);
-          worker.once("error", reject);
-        }),
-    ),
+  const workers = Array.from(
+    { length: parallel },
+    (_, share) =>
+      new Worker(new URL("./pdfjs-text-worker.ts", import.meta.url), {
+        workerData: { files, share, shares: parallel },
+      }),
   );
-  return counts.reduce((sum, count) => sum + count, 0) / ((performance.now() - started) / 1000);
+  const pass = async (): Promise<number> => {
+    const started = performance.now();
+    const counts = await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise<number>((resolve, reject) => {
+            worker.once("message", resolve);
+            worker.once("error", reject);
+            worker.postMessage("read");
+          }),
+      ),
+    );
+    return counts.reduce((sum, count) => sum + count, 0) / ((performance.now() - started) / 1000);
+  };
+  try {
+    const fresh = await pass();
+    return { fresh, warm: await pass() };
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+}
+
+/**
+ * Pages per second of the service's own extraction pool (worker threads) in this process, started for the
+ * run: every file extracted at once, without upload, passages, storage or index; OCR of pages without a
+ * text layer on or off.
+ */
+export async function poolAlone(paths: string[], ocr: boolean): Promise<number> {
+  const files = collectFiles(paths);
+  const contents = files.map((file) => new Uint8Array(readFileSync(file)));
+  const pool = createPdfExtractorPool();
+  try {
+    const started = performance.now();
+    const extractions = await Promise.all(contents.map((bytes) => pool.extract(bytes, { ocr })));
+    const pages = extractions.reduce((sum, extraction) => sum + extraction.pageCount, 0);
+    return pages / ((performance.now() - started) / 1000);
+  } finally {
+    await pool.close();
+  }
 }
 
 async function pageCount(file: string): Promise<number> {
