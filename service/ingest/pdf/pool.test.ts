@@ -18,6 +18,12 @@ import {
 const ocrInstalled = await isOcrAvailable();
 const names: EvalPdf[] = ["debian-reference.en.pdf", "developers-reference.pdf", "gnuplot.pdf"];
 
+// Imported from a data: URL so the stand-in sees its settings in its own URL's query.
+const standIn = (settings: string): URL => {
+  const script = new URL(`./stand-in-worker.ts?${settings}`, import.meta.url);
+  return new URL(`data:text/javascript,${encodeURIComponent(`import ${JSON.stringify(script.href)};`)}`);
+};
+
 describe("the PDF extractor pool", () => {
   const pool = createPdfExtractorPool({ size: 2 });
   afterAll(async () => {
@@ -76,13 +82,27 @@ describe("the PDF extractor pool", () => {
   });
 });
 
-describe("a crashing extractor worker", () => {
-  // Imported from a data: URL so the stand-in sees its settings in its own URL's query.
-  const standIn = (settings: string): URL => {
-    const script = new URL(`./stand-in-worker.ts?${settings}`, import.meta.url);
-    return new URL(`data:text/javascript,${encodeURIComponent(`import ${JSON.stringify(script.href)};`)}`);
-  };
+describe("the pool's threads", () => {
+  it("starts a thread only for a document to read: one for a short one, a second to help with a long one", async () => {
+    const scratch = await scratchFolder();
+    const pool = createPdfExtractorPool({ size: 2, workerUrl: standIn(`started=${scratch.folder}`) });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await readdir(scratch.folder)).toEqual([]);
+      await expect(pool.extract(new Uint8Array(3), { ocr: false })).resolves.toMatchObject({ pageCount: 3 });
+      expect(await readdir(scratch.folder)).toHaveLength(1);
+      await expect(pool.extract(new Uint8Array(400), { ocr: false })).resolves.toMatchObject({
+        pageCount: 400,
+      });
+      expect(await readdir(scratch.folder)).toHaveLength(2);
+    } finally {
+      await pool.close();
+      await scratch.remove();
+    }
+  });
+});
 
+describe("a crashing extractor worker", () => {
   it("rejects the document its owner was reading and is replaced for the next one", async () => {
     const pool = createPdfExtractorPool({ size: 1, workerUrl: standIn("crash=owner") });
     try {

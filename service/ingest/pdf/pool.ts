@@ -1,5 +1,7 @@
 /**
- * A pool of worker threads reading PDFs, one per core. A document is opened by one worker (its owner);
+ * A pool of worker threads reading PDFs, one per core, each started when there is a document for it: a
+ * service that is not ingesting neither loads pdfjs nor holds its memory, and a service just started answers its
+ * first requests without two threads loading code beside them. A document is opened by one worker (its owner);
  * its pages are handed out in ranges, and a worker with nothing else to do opens the document too and
  * reads ranges of it, so one large PDF keeps every core busy. The owner joins all pages at the end.
  */
@@ -196,14 +198,20 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
     return false;
   };
 
-  /** An idle worker opens the document with the most pages left to read, if that pays off. */
-  const joinAsHelper = (worker: PoolWorker): void => {
+  /** The document with the most pages left to read, if a second reading of it by `worker` pays off. */
+  const needingHelp = (worker: PoolWorker | null): Job | null => {
     let best: Job | null = null;
     for (const job of jobs.values()) {
-      if (job.bytes === null || job.assembling || worker.jobs.has(job)) continue;
+      if (job.bytes === null || job.assembling || worker?.jobs.has(job)) continue;
       if (unassigned(job) >= HELP_MIN_PAGES && unassigned(job) > (best === null ? 0 : unassigned(best)))
         best = job;
     }
+    return best;
+  };
+
+  /** An idle worker opens the document with the most pages left to read, if that pays off. */
+  const joinAsHelper = (worker: PoolWorker): void => {
+    const best = needingHelp(worker);
     if (best === null || best.bytes === null) return;
     best.readers.set(worker, newReader());
     worker.jobs.add(best);
@@ -238,6 +246,8 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
       // An idle worker must not keep the process alive.
       if (worker.pending === 0) worker.thread.unref();
     }
+    // A document with many pages left is also read by a worker not started yet.
+    while (workers.size < size && needingHelp(null) !== null) joinAsHelper(spawn());
   }
 
   const progress = (job: Job, reader: Reader): void => {
@@ -349,9 +359,6 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
     workers.add(worker);
     return worker;
   }
-
-  // Started now, so the first document does not wait for the workers to load pdfjs.
-  while (workers.size < size) spawn();
 
   return {
     extract(bytes, extractOptions) {

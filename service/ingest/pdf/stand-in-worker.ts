@@ -1,10 +1,12 @@
 /**
  * A stand-in extractor worker for pool tests: a document of N bytes has N pages, a page is its index.
  * `?crash=owner` exits when opening a 1-byte document; `?crashHelperOnce=FILE` makes the first helper asked
- * to read a range exit, and `?failHelperOnce=FILE` answer with an error, once (FILE marks that it happened).
+ * to read a range exit, and `?failHelperOnce=FILE` answer with an error, once (FILE marks that it happened);
+ * `?started=FOLDER` writes a file named by the thread's id into FOLDER when the thread starts.
  */
 import { existsSync, writeFileSync } from "node:fs";
-import { parentPort } from "node:worker_threads";
+import path from "node:path";
+import { parentPort, threadId } from "node:worker_threads";
 import { decodePages, encodeForTransfer, type WorkerMessage, type WorkerRequest } from "./worker-protocol.ts";
 
 const port = parentPort;
@@ -13,6 +15,8 @@ const settings = new URL(import.meta.url).searchParams;
 const crashFlag = settings.get("crashHelperOnce");
 const failFlag = settings.get("failHelperOnce");
 const documents = new Map<number, { role: "owner" | "helper"; pages: number[] }>();
+const startedFolder = settings.get("started");
+if (startedFolder !== null) writeFileSync(path.join(startedFolder, String(threadId)), "");
 
 async function handle(request: WorkerRequest): Promise<void> {
   const reply = (message: WorkerMessage): void => port?.postMessage(message);
