@@ -4,6 +4,7 @@
  * reader never holds the engine and a reader who leaves still gets its turn saved.
  */
 import type { AskStreamLine } from "../../sdk/core/index.ts";
+import { turnOfEventLoop } from "../event-loop.ts";
 import type { Logger } from "../logger.ts";
 import { unexpectedProblem } from "./problem.ts";
 
@@ -16,13 +17,6 @@ export interface NdjsonAnswerOptions {
 
 const encoder = new TextEncoder();
 const encodeLine = (line: AskStreamLine) => encoder.encode(`${JSON.stringify(line)}\n`);
-
-/**
- * The embedded database (PGlite) answers a query without leaving the microtask queue, and Node keeps
- * a response's writes corked until the queue is empty: without a turn of the event loop after each
- * line, a whole answer goes out in one burst at its end.
- */
-const turnOfEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The answer's lines are produced into the body's queue as fast as the engine makes them (one answer:
@@ -56,6 +50,8 @@ export function ndjsonResponse(
       for await (const line of answer(abandon.signal)) {
         reader?.enqueue(encodeLine(line));
         lines += 1;
+        // Node keeps a response's writes corked while the microtask queue runs: without a turn of the
+        // event loop after each line, a whole answer would go out in one burst at its end.
         await turnOfEventLoop();
       }
     } catch (error) {

@@ -1,5 +1,6 @@
 /** Background ingestion: claims queued documents, reads them in worker threads, commits all passages at once. */
 import type { BlobStore } from "../blobs.ts";
+import { turnOfEventLoop } from "../event-loop.ts";
 import type { AssistantIndexes } from "../index/assistant-indexes.ts";
 import { toIndexedPassage } from "../index/assistant-indexes.ts";
 import type { Logger } from "../logger.ts";
@@ -78,6 +79,8 @@ export function createIngestionRunner(options: IngestionOptions) {
             .catch((error: unknown) => logger.warn("progress update failed", { error: String(error) }));
         },
       });
+      // Each step below holds this thread for up to ~100 ms on a large document; requests go first between them.
+      await turnOfEventLoop();
       const passages = buildPassages(content.blocks, {
         assistantId: document.assistantId,
         datasourceId: document.id_datasource,
@@ -89,9 +92,11 @@ export function createIngestionRunner(options: IngestionOptions) {
         await store.documents.fail(document.id, "No text could be read from the file.");
         return;
       }
+      await turnOfEventLoop();
       // Indexed first, so the document is searchable the moment it reads ready; until the commit its
       // hits are not served, because only passages of ready documents are ever read back.
       await options.indexes.addDocument(document.assistantId, document.id, passages.map(toIndexedPassage));
+      await turnOfEventLoop();
       let committed = false;
       try {
         committed = await store.passages.commitDocument(document.id, passages, {

@@ -66,6 +66,55 @@ describe("stored sentence positions", () => {
   });
 });
 
+describe("storing a large document", () => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openStore({ pgliteDir: temporaryPgliteDir("cka-passages-large-") });
+  });
+  afterAll(async () => {
+    await store.close();
+  });
+
+  it("lets requests be served between its batches instead of holding the thread until the commit", async () => {
+    const assistant = await store.assistants.create("Large");
+    const datasource = await store.assistants.datasource(assistant.id, "default");
+    const { document } = await store.documents.add({
+      assistantId: assistant.id,
+      datasourceId: datasource.id,
+      fileName: "large.pdf",
+      sha256: "l1",
+      bytes: 1,
+    });
+    await store.documents.claimNext();
+    const passages: StoredPassage[] = Array.from({ length: 1_200 }, (_, ordinal) => ({
+      id: `psg_large_${ordinal}`,
+      documentId: document.id,
+      assistantId: assistant.id,
+      datasourceId: datasource.id,
+      ordinal,
+      kind: "pdf_highlight",
+      text: `Sentence ${ordinal}.`,
+      heading: "Large",
+      title: "Large",
+      sentences: [{ text: `Sentence ${ordinal}.`, start: 0, end: 10 + String(ordinal).length, spans: [] }],
+      evidence: { kind: "pdf_highlight" },
+      pageStart: 0,
+      pageEnd: 0,
+    }));
+    let committed = false;
+    const commit = store.passages
+      .commitDocument(document.id, passages, { title: "Large", pages: 1, warnings: [] })
+      .then((done) => {
+        committed = done;
+      });
+    // An incoming request is handled in a later turn of the event loop, as this callback is.
+    const servedBeforeCommit = await new Promise<boolean>((resolve) => setImmediate(() => resolve(!committed)));
+    await commit;
+    expect(servedBeforeCommit).toBe(true);
+    expect(committed).toBe(true);
+  });
+});
+
 describe("passages read back for the index", () => {
   let store: Store;
   beforeAll(async () => {

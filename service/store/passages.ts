@@ -1,6 +1,7 @@
 /** Passages with their sentence positions; a document's passages are committed all at once or not at all. */
 import type { ReferenceKind } from "../../sdk/core/index.ts";
 import type { PassageEvidence, PassageWithSource, StoredPassage, StoredSentence } from "../domain.ts";
+import { turnOfEventLoop } from "../event-loop.ts";
 import type { ChangeSignal } from "./change-signal.ts";
 import { json } from "./rows.ts";
 import type { SqlClient, SqlQueryable } from "./sql-client.ts";
@@ -110,6 +111,7 @@ export function createPassageStore(db: SqlClient, documentChanges: ChangeSignal)
         await transaction.query("delete from passages where document_id = $1", [documentId]);
         for (let start = 0; start < passages.length; start += batchSize) {
           await insertBatch(transaction, passages.slice(start, start + batchSize));
+          await turnOfEventLoop();
         }
         await transaction.query(
           `update documents set status = 'ready', error = null, passages = $2, title = $3, pages = $4,
