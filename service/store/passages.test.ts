@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PdfSpan } from "../../sdk/core/index.ts";
 import type { StoredPassage } from "../domain.ts";
 import { temporaryPgliteDir } from "../testing/pglite-template.ts";
+import { servedBefore } from "../testing/served-before.ts";
 import { migrate } from "./migrate.ts";
 import { openPglite, type SqlClient } from "./sql-client.ts";
 import { createStore, openStore, type Store } from "./store.ts";
@@ -101,17 +102,13 @@ describe("storing a large document", () => {
       pageStart: 0,
       pageEnd: 0,
     }));
-    let committed = false;
-    const commit = store.passages
-      .commitDocument(document.id, passages, { title: "Large", pages: 1, warnings: [] })
-      .then((done) => {
-        committed = done;
-      });
-    // An incoming request is handled in a later turn of the event loop, as this callback is.
-    const servedBeforeCommit = await new Promise<boolean>((resolve) => setImmediate(() => resolve(!committed)));
-    await commit;
-    expect(servedBeforeCommit).toBe(true);
-    expect(committed).toBe(true);
+    const commit = store.passages.commitDocument(document.id, passages, {
+      title: "Large",
+      pages: 1,
+      warnings: [],
+    });
+    expect(await servedBefore(commit)).toBe(true);
+    expect(await commit).toBe(true);
   });
 });
 

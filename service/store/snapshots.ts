@@ -1,4 +1,5 @@
 /** Index snapshots kept with the data, so a restart loads the index instead of re-reading documents. */
+import { turnOfEventLoop } from "../event-loop.ts";
 import { json } from "./rows.ts";
 import type { SqlClient } from "./sql-client.ts";
 
@@ -10,8 +11,9 @@ export interface IndexSnapshot {
 /**
  * Bytes per stored part. Each part crosses the SQL boundary alone: PGlite's WASM heap grows to hold a
  * statement's values and never shrinks, and a 59 MB snapshot (100k passages) in one value kept ~400 MB.
+ * One part holds PGlite's thread for ~20-40 ms here; 4 MiB parts held it for ~120 ms each.
  */
-const partBytes = 4 * 2 ** 20;
+const partBytes = 2 ** 20;
 
 // Parts cross the SQL boundary as base64 text: PGlite turned a 1.6 MB Uint8Array parameter into ~150 MB
 // of memory that its WASM heap then kept; the same bytes as base64 cost ~15 MB.
@@ -35,6 +37,7 @@ export function createSnapshotStore(db: SqlClient) {
         const bytes = Buffer.from(stored?.data ?? "", "base64");
         data.set(bytes, offset);
         offset += bytes.length;
+        await turnOfEventLoop();
       }
       if (offset !== row.bytes) throw new Error(`index snapshot of ${assistantId} changed while it was read`);
       return { documentIds: json<string[]>(row.document_ids), data };
@@ -51,6 +54,8 @@ export function createSnapshotStore(db: SqlClient) {
         );
         if (saved.length === 0) return false;
         await transaction.query("delete from index_snapshot_parts where assistant_id = $1", [assistantId]);
+        // A large index takes seconds to write; requests are served between its parts (see event-loop.ts).
+        await turnOfEventLoop();
         for (let part = 0; part * partBytes < snapshot.data.length; part++) {
           const bytes = snapshot.data.subarray(part * partBytes, (part + 1) * partBytes);
           await transaction.query(
@@ -61,6 +66,7 @@ export function createSnapshotStore(db: SqlClient) {
               Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
             ],
           );
+          await turnOfEventLoop();
         }
         return true;
       });
