@@ -13,10 +13,11 @@ import { ourIngestion, pdfjsFloor, pdftotextFloor, poolAlone } from "./bench/ing
 import { octavePdf } from "./bench/large-pdf.ts";
 import { untilIdle } from "./bench/process-idle.ts";
 import { evalDir } from "./bench/qa.ts";
+import { ragDuringIngestion } from "./bench/rag-during-ingestion.ts";
 import { qpdfTimes, sliceTimes } from "./bench/reference-pdf.ts";
 import { idleHolder, label, scaleSection } from "./bench/scale.ts";
 import { pgliteOf, readPassages } from "./bench/synthetic-corpus.ts";
-import { type BenchRow, benchRow, formatTable, median } from "./bench/table.ts";
+import { type BenchRow, benchRow, formatTable, median, roundsPercentile } from "./bench/table.ts";
 import { twoProcessRag } from "./bench/two-processes.ts";
 
 const { values: flags } = parseArgs({
@@ -116,6 +117,8 @@ const sliceWarm: number[][] = [];
 const qpdfCold: number[] = [];
 const qpdfWarm: number[][] = [];
 const qpdfParsed: number[][] = [];
+const ragIngesting: number[][] = [];
+const ragIdle: number[][] = [];
 for (let round = 0; round < rounds; round += 1) {
   progress(`PDF slices and ask on the dev corpus, round ${round + 1}/${rounds}`);
   const service = await startService({ dataDir: dev.dataDir });
@@ -130,6 +133,9 @@ for (let round = 0; round < rounds; round += 1) {
     if (round === rounds - 1) {
       rows.push(...(await askRows(bench, "dev corpus", { rounds, samples: quick ? 30 : 100 })));
     }
+    const { during, idle } = await ragDuringIngestion(bench, [devPdfs], quick ? 30 : 100);
+    ragIngesting.push(during);
+    ragIdle.push(idle);
   } finally {
     await service.stop();
   }
@@ -173,6 +179,23 @@ rows.push(
     roundsMedian(qpdfParsed),
   ),
 );
+
+for (const [name, fraction] of [
+  ["p50", 0.5],
+  ["p99", 0.99],
+  ["max", 1],
+] as const) {
+  rows.push(
+    benchRow(
+      "ingestion",
+      `rag on the dev corpus while it is ingested again into another assistant, ${name}`,
+      "ms",
+      roundsPercentile(ragIngesting, fraction),
+      "the same requests, service idle",
+      roundsPercentile(ragIdle, fraction),
+    ),
+  );
+}
 
 const seed = await readPassages(pgliteOf(dev.dataDir));
 const postgres = await startPostgres();
