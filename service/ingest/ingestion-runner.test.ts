@@ -74,6 +74,38 @@ describe("ingestion runner", () => {
     expect((await store.documents.get(document.id))?.status).toBe("ready");
     expect(searchableWhenReady).toEqual([true]);
   });
+
+  it("stops when told to while it is looking for a document", async () => {
+    let lookingStarted = () => {};
+    const looking = new Promise<void>((resolve) => {
+      lookingStarted = resolve;
+    });
+    // The database takes its time to answer, as PostgreSQL does, or PGlite behind a transaction.
+    const slowStore: Store = {
+      ...store,
+      documents: {
+        ...store.documents,
+        claimNext: async (...args) => {
+          lookingStarted();
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          return store.documents.claimNext(...args);
+        },
+      },
+    };
+    const runner = createIngestionRunner({
+      store: slowStore,
+      blobs: createBlobStore(join(dir, "blobs")),
+      indexes: createAssistantIndexes(slowStore, createLogger("test")),
+      pdfPool: pool,
+      logger: createLogger("test"),
+      concurrency: 1,
+      ocr: false,
+      pollMs: null,
+    });
+    runner.start();
+    await looking;
+    await runner.stop();
+  }, 5_000);
 });
 
 describe("ingestion runner after the service was killed while reading", () => {

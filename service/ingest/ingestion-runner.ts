@@ -79,7 +79,8 @@ export function createIngestionRunner(options: IngestionOptions) {
             .catch((error: unknown) => logger.warn("progress update failed", { error: String(error) }));
         },
       });
-      // Each step below holds this thread for up to ~100 ms on a large document; requests go first between them.
+      // Each step below holds this thread for up to ~100 ms on a large document; requests go first between them
+      // (those that need the database wait while the commit's transaction is open).
       await turnOfEventLoop();
       const passages = buildPassages(content.blocks, {
         assistantId: document.assistantId,
@@ -132,6 +133,8 @@ export function createIngestionRunner(options: IngestionOptions) {
 
   /** Until told of new work, the next poll, or (when some are being read) one of them finishing. */
   async function idle(): Promise<void> {
+    // stop() may have come while the loop was looking for work: nobody would wake this wait.
+    if (!running) return;
     await new Promise<void>((resolve) => {
       wake = resolve;
       if (options.pollMs !== null) setTimeout(resolve, options.pollMs).unref();
