@@ -197,7 +197,7 @@ for (const [name, fraction] of [
   );
 }
 
-const seed = await readPassages(pgliteOf(dev.dataDir));
+const seed = await readPassages(pgliteOf(dev.dataDir), dev.assistantId);
 const postgres = await startPostgres();
 try {
   const memory = new Map<string, { miB: number; count: number }>();

@@ -45,7 +45,6 @@ export async function ragDuringIngestion(
     await ingestion;
     return { during, idle };
   } finally {
-    // The dev data folder keeps one assistant: later sections read its passages.
     await other.admin.deleteAssistant(other.assistantId);
   }
 }

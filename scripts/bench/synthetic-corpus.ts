@@ -47,14 +47,13 @@ const pagesOf = (passage: StoredPassage): number[] => [
 ];
 
 /** The ready passages of the first assistant in a data folder, with their file names. */
-export async function readPassages(location: StoreLocation): Promise<SeedPassage[]> {
+export async function readPassages(location: StoreLocation, assistantId: string): Promise<SeedPassage[]> {
   const store = await openStore(location);
   try {
-    const [assistant] = await store.assistants.list();
     const fileNames = new Map(
-      (await store.documents.list(assistant!.id)).map((row) => [row.id, row.file_name]),
+      (await store.documents.list(assistantId)).map((row) => [row.id, row.file_name]),
     );
-    const documents = await store.documents.readyDocumentIds(assistant!.id);
+    const documents = await store.documents.readyDocumentIds(assistantId);
     return (await store.passages.ofDocuments(documents)).map((stored) => ({
       stored,
       fileName: fileNames.get(stored.documentId)!,

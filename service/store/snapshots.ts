@@ -54,7 +54,8 @@ export function createSnapshotStore(db: SqlClient) {
         );
         if (saved.length === 0) return false;
         await transaction.query("delete from index_snapshot_parts where assistant_id = $1", [assistantId]);
-        // A large index takes seconds to write; requests are served between its parts (see event-loop.ts).
+        // A large index takes seconds to write: requests that do not need the database (a search whose
+        // passages are cached) are served between its parts; the others wait for the commit.
         await turnOfEventLoop();
         for (let part = 0; part * partBytes < snapshot.data.length; part++) {
           const bytes = snapshot.data.subarray(part * partBytes, (part + 1) * partBytes);

@@ -94,6 +94,10 @@ describe("the pool's threads", () => {
       await expect(pool.extract(new Uint8Array(400), { ocr: false })).resolves.toMatchObject({
         pageCount: 400,
       });
+      // On a busy machine the owner may finish before the helper's thread is up; it was started all the same.
+      for (let waited = 0; (await readdir(scratch.folder)).length < 2 && waited < 10_000; waited += 20) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       expect(await readdir(scratch.folder)).toHaveLength(2);
     } finally {
       await pool.close();
@@ -120,9 +124,12 @@ describe("a crashing extractor worker", () => {
 
   it("costs a helper's pages only a second reading: every page ends up in the document once", async () => {
     const scratch = await scratchFolder();
+    const threads = await scratchFolder();
     const pool = createPdfExtractorPool({
       size: 2,
-      workerUrl: standIn(`crashHelperOnce=${path.join(scratch.folder, "crashed")}`),
+      workerUrl: standIn(
+        `crashHelperOnce=${path.join(scratch.folder, "crashed")}&started=${threads.folder}&threads=2`,
+      ),
     });
     try {
       const progress: number[] = [];
@@ -136,14 +143,18 @@ describe("a crashing extractor worker", () => {
     } finally {
       await pool.close();
       await scratch.remove();
+      await threads.remove();
     }
   });
 
   it("costs a helper's failed range only a second reading, by the owner", async () => {
     const scratch = await scratchFolder();
+    const threads = await scratchFolder();
     const pool = createPdfExtractorPool({
       size: 2,
-      workerUrl: standIn(`failHelperOnce=${path.join(scratch.folder, "failed")}`),
+      workerUrl: standIn(
+        `failHelperOnce=${path.join(scratch.folder, "failed")}&started=${threads.folder}&threads=2`,
+      ),
     });
     try {
       const result = await pool.extract(new Uint8Array(400), { ocr: false });
@@ -152,17 +163,23 @@ describe("a crashing extractor worker", () => {
     } finally {
       await pool.close();
       await scratch.remove();
+      await threads.remove();
     }
   });
 
   it("rejects a document two workers are reading when the pool closes", async () => {
-    const pool = createPdfExtractorPool({ size: 2, workerUrl: standIn("") });
+    const threads = await scratchFolder();
+    const pool = createPdfExtractorPool({
+      size: 2,
+      workerUrl: standIn(`started=${threads.folder}&threads=2`),
+    });
     const pagesDone: number[] = [];
     const running = pool
       .extract(new Uint8Array(4000), { ocr: false, onProgress: (done) => pagesDone.push(done) })
       .catch((error: unknown) => error);
     while (pagesDone.length < 200) await new Promise((resolve) => setTimeout(resolve, 5));
     await pool.close();
+    await threads.remove();
     expect(await running).toMatchObject({ message: "The PDF extractor pool is closed." });
   });
 

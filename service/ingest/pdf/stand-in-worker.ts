@@ -2,9 +2,10 @@
  * A stand-in extractor worker for pool tests: a document of N bytes has N pages, a page is its index.
  * `?crash=owner` exits when opening a 1-byte document; `?crashHelperOnce=FILE` makes the first helper asked
  * to read a range exit, and `?failHelperOnce=FILE` answer with an error, once (FILE marks that it happened);
- * `?started=FOLDER` writes a file named by the thread's id into FOLDER when the thread starts.
+ * `?started=FOLDER` writes a file named by the thread's id into FOLDER when the thread starts, and with
+ * `&threads=N` no range is read before N threads have started (so a helper is up before the owner is done).
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parentPort, threadId } from "node:worker_threads";
 import { decodePages, encodeForTransfer, type WorkerMessage, type WorkerRequest } from "./worker-protocol.ts";
@@ -18,6 +19,15 @@ const documents = new Map<number, { role: "owner" | "helper"; pages: number[] }>
 const startedFolder = settings.get("started");
 if (startedFolder !== null) writeFileSync(path.join(startedFolder, String(threadId)), "");
 
+async function threadsStarted(): Promise<void> {
+  const wanted = Number(settings.get("threads") ?? 0);
+  for (let waited = 0; startedFolder !== null && readdirSync(startedFolder).length < wanted; waited += 5) {
+    if (waited > 20_000)
+      throw new Error(`only ${readdirSync(startedFolder).length} of ${wanted} threads started`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 async function handle(request: WorkerRequest): Promise<void> {
   const reply = (message: WorkerMessage): void => port?.postMessage(message);
   const { id } = request;
@@ -30,6 +40,7 @@ async function handle(request: WorkerRequest): Promise<void> {
       return;
     case "read": {
       if (document === undefined) throw new Error("not open");
+      await threadsStarted();
       if (document.role === "helper" && crashFlag !== null && !existsSync(crashFlag)) {
         writeFileSync(crashFlag, "crashed");
         process.exit(9);
