@@ -44,3 +44,31 @@ test("a question asked just after New conversation goes into the new conversatio
     delayedQueueQuestion.question,
   ]);
 });
+
+test("a person who starts a new conversation while the first answer is written stays in the new one", async ({
+  page,
+  signInPage,
+  chatPage,
+}) => {
+  await signInPage.signIn(uniqueUserName("judy"));
+  // A slow server: every page the router fetches arrives late, so the moves overlap the answer.
+  await page.route(
+    (url) => url.searchParams.has("_rsc"),
+    async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      await route.continue().catch(() => undefined);
+    },
+  );
+  const first = await chatPage.ask(delayedQueueQuestion.question);
+  // The service has begun: the conversation exists and the page is moving to its address.
+  await expect(first.getByTestId("cited-status")).not.toBeEmpty();
+  await chatPage.conversations.newConversationLink.click();
+  // Once the answer is stored, the list is read again and names the first conversation.
+  await expect(chatPage.conversations.items).toHaveText([delayedQueueQuestion.question], { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/chat$/);
+  await expect(chatPage.answers).toHaveCount(0);
+  // The first answer was written to its end and stored in its own conversation.
+  await chatPage.conversations.items.getByRole("link").click();
+  await chatPage.expectAnswerDone(chatPage.answers.first());
+  await expect(chatPage.answers.getByTestId("cited-answer-partial")).toHaveCount(0);
+});

@@ -6,7 +6,7 @@
  * The conversation's stored turns come from the page below it.
  */
 import { useParams, useRouter } from "next/navigation";
-import { type ReactNode, useEffect, useRef, useState, useTransition } from "react";
+import { type ReactNode, useCallback, useEffect, useRef, useState, useTransition } from "react";
 import { useCited } from "@/components/cited-browser-provider";
 import { type Conversation, createAnswerState } from "@/sdk/core/index.ts";
 import type { OpenedEvidence } from "@/sdk/react/index.ts";
@@ -44,12 +44,19 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
   const running = useRef<AbortController | null>(null);
   const createdNow = useRef(created);
   createdNow.current = created;
-  // The page's conversation now, not when the ask began: the page moves to a new conversation mid-ask.
-  const routeNow = useRef(routeId);
-  routeNow.current = routeId;
 
   // Leaving the chat (another page, sign-out) stops the answer being written for it.
   useEffect(() => () => abandon(running), []);
+
+  // State setters never change: so neither does this.
+  const clear = useCallback((): void => {
+    setCreated(null);
+    setLive(null);
+    setStopper(null);
+    setError(null);
+    setFailedIn(null);
+    setEvidence(null);
+  }, []);
 
   // Another conversation was opened, or a new one started: start afresh. The URL of a
   // conversation this chat just created arrives here too, and changes nothing.
@@ -60,13 +67,18 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
       return;
     }
     abandon(running);
-    setCreated(null);
-    setLive(null);
-    setStopper(null);
-    setError(null);
-    setFailedIn(null);
-    setEvidence(null);
-  }, [routeId, router]);
+    clear();
+  }, [routeId, router, clear]);
+
+  /**
+   * "New conversation", clicked: the chat is cleared at once, also when its address has not moved to the
+   * conversation being answered yet (then the route does not change). That answer is no longer shown but
+   * is written to its end and stored in its own conversation.
+   */
+  function startNew(): void {
+    running.current = null;
+    clear();
+  }
 
   /** Asks; resolves to false when the question was not taken (the composer then keeps it). */
   async function ask(question: string, levels: Levels): Promise<boolean> {
@@ -90,13 +102,15 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
     try {
       if (turn.conversationId === null) {
         const { id } = await cited.createConversation(undefined, { signal: controller.signal });
-        createdNow.current = id;
-        setCreated(id);
-        // The page moves to the conversation's address at once, so that a reload while its answer is
-        // written comes back to it; the live turn shows there until the stored copy takes over.
-        startTransition(() => router.replace(`/chat/${id}`));
         turn = { ...turn, conversationId: id };
-        setLive(turn);
+        if (current()) {
+          createdNow.current = id;
+          setCreated(id);
+          // The page moves to the conversation's address at once, so that a reload while its answer is
+          // written comes back to it; the live turn shows there until the stored copy takes over.
+          startTransition(() => router.replace(`/chat/${id}`));
+          setLive(turn);
+        }
       }
       const updates = cited.ask(turn.conversationId!, question, {
         signal: controller.signal,
@@ -128,17 +142,15 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
         if (!taken) setFailedIn(turn.conversationId);
       }
     }
-    if (!current()) return taken;
-    running.current = null;
-    setStopper(null);
-    // Read the stored conversation back, and the list with its title (a new conversation's address was
-    // taken when it was created, unless that move is still under way); the live turn is drawn until the
-    // stored copy holds its answer.
-    const id = turn.conversationId;
-    startTransition(() => {
-      if (id !== null && id !== routeNow.current) router.replace(`/chat/${id}`);
-      else router.refresh();
-    });
+    if (current()) {
+      running.current = null;
+      setStopper(null);
+    }
+    // Read the stored conversation back, and the list with its title; the live turn is drawn until the
+    // stored copy holds its answer. Never a move: a new conversation's address was taken when it was
+    // created, and a move now would override one the person has made since (the router lets the last move
+    // win, while a refresh waits for a move under way and then reads wherever it landed).
+    startTransition(() => router.refresh());
     return taken;
   }
 
@@ -148,6 +160,7 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
         <ConversationList
           conversations={conversations}
           activeId={activeId}
+          onNewConversation={startNew}
           openOnPhone={listOnPhone}
           onClosePhone={() => setListOnPhone(false)}
         />

@@ -10,6 +10,8 @@ import { ErrorBanner, type ShownError, shownErrorOf } from "./error-banner";
 export interface ConversationListProps {
   conversations: Conversation[];
   activeId: string | null;
+  /** Called as the person clicks "New conversation", before the address changes. */
+  onNewConversation(): void;
   /** On phones the list is a sheet over the chat, shown on demand. */
   openOnPhone: boolean;
   onClosePhone(): void;
@@ -18,6 +20,7 @@ export interface ConversationListProps {
 export function ConversationList({
   conversations,
   activeId,
+  onNewConversation,
   openOnPhone,
   onClosePhone,
 }: ConversationListProps) {
@@ -59,7 +62,10 @@ export function ConversationList({
       <div className="flex gap-2 p-3">
         <Link
           href="/chat"
-          onClick={onClosePhone}
+          onClick={() => {
+            onClosePhone();
+            onNewConversation();
+          }}
           className="block flex-1 rounded-lg border border-stone-400 px-3 py-2 text-center font-medium hover:border-blue-700 dark:border-stone-600"
         >
           New conversation
