@@ -10,7 +10,7 @@ import { rag, testAdminToken, uploadFiles, waitForDocuments } from "./testing/sh
 import { type SpawnedService, spawnService } from "./testing/spawn-service.ts";
 import { temporaryDirectory } from "./testing/temporary-directory.ts";
 
-const rateLimit = 30;
+const rateLimit = 60;
 
 interface LogLine {
   message: string;
@@ -137,6 +137,8 @@ describe.skipIf(!postgresAvailable)("two service processes on one PostgreSQL", (
 
   it("answers 503 problem details while PostgreSQL is down and recovers when it is back, without a restart", async () => {
     const assistant = await admin.createAssistant("outage");
+    // The load spends its key's budget of the minute (its 429s are allowed); the checks after it have their own.
+    const loadKey = (await admin.createKey(assistant.id, ["rag"])).key;
     const key = (await admin.createKey(assistant.id, ["rag"])).key;
     const statuses = new Map<number, number>();
     let loading = true;
@@ -146,7 +148,7 @@ describe.skipIf(!postgresAvailable)("two service processes on one PostgreSQL", (
           const response = await fetch(`${service.url}/external/v1/assistants/${assistant.id}/rag`, {
             method: "POST",
             headers: {
-              Authorization: `Bearer ${key}`,
+              Authorization: `Bearer ${loadKey}`,
               "X-App-Code": "selfserve",
               "Content-Type": "application/json",
             },
