@@ -15,7 +15,8 @@ import {
 const port = parentPort;
 if (port === null) throw new Error("worker.ts must run in a worker thread (see pool.ts).");
 
-// Loaded and probed now so the first document does not wait; a failure surfaces when a document is opened.
+// Loaded and probed at once, side by side (the pool starts a thread when a document is waiting for it);
+// a failure surfaces when a document is opened.
 loadPdfjs().catch(() => undefined);
 void isOcrAvailable();
 
