@@ -67,7 +67,44 @@ describe("stored sentence positions", () => {
   });
 });
 
-describe("storing a large document", () => {
+/** A document claimed for reading, and `count` small passages of it to commit. */
+async function claimedDocument(
+  store: Store,
+  assistantId: string,
+  datasourceId: string,
+  index: number,
+  count: number,
+) {
+  const { document } = await store.documents.add({
+    assistantId,
+    datasourceId,
+    fileName: `part-${index}.pdf`,
+    sha256: `large-${index}`,
+    bytes: 1,
+  });
+  await store.documents.claimNext();
+  const passages = Array.from(
+    { length: count },
+    (_, ordinal): StoredPassage => ({
+      id: `psg_${index}_${ordinal}`,
+      documentId: document.id,
+      assistantId,
+      datasourceId,
+      ordinal,
+      kind: "pdf_highlight",
+      text: `Passage ${ordinal} of part ${index}.`,
+      heading: "Part",
+      title: "Large",
+      sentences: [{ text: `Passage ${ordinal} of part ${index}.`, start: 0, end: 20 }],
+      evidence: { kind: "pdf_highlight" },
+      pageStart: null,
+      pageEnd: null,
+    }),
+  );
+  return { document, passages };
+}
+
+describe("a large document's passages", () => {
   let store: Store;
   beforeAll(async () => {
     store = await openStore({ pgliteDir: temporaryPgliteDir("cka-passages-large-") });
@@ -76,32 +113,10 @@ describe("storing a large document", () => {
     await store.close();
   });
 
-  it("lets requests be served between its batches instead of holding the thread until the commit", async () => {
+  it("are stored letting requests be served between batches instead of holding the thread until the commit", async () => {
     const assistant = await store.assistants.create("Large");
     const datasource = await store.assistants.datasource(assistant.id, "default");
-    const { document } = await store.documents.add({
-      assistantId: assistant.id,
-      datasourceId: datasource.id,
-      fileName: "large.pdf",
-      sha256: "l1",
-      bytes: 1,
-    });
-    await store.documents.claimNext();
-    const passages: StoredPassage[] = Array.from({ length: 1_200 }, (_, ordinal) => ({
-      id: `psg_large_${ordinal}`,
-      documentId: document.id,
-      assistantId: assistant.id,
-      datasourceId: datasource.id,
-      ordinal,
-      kind: "pdf_highlight",
-      text: `Sentence ${ordinal}.`,
-      heading: "Large",
-      title: "Large",
-      sentences: [{ text: `Sentence ${ordinal}.`, start: 0, end: 10 + String(ordinal).length, spans: [] }],
-      evidence: { kind: "pdf_highlight" },
-      pageStart: 0,
-      pageEnd: 0,
-    }));
+    const { document, passages } = await claimedDocument(store, assistant.id, datasource.id, 0, 1_200);
     const commit = store.passages.commitDocument(document.id, passages, {
       title: "Large",
       pages: 1,
@@ -110,47 +125,18 @@ describe("storing a large document", () => {
     expect(await servedBefore(commit)).toBe(true);
     expect(await commit).toBe(true);
   });
-});
 
-describe("passages read back for the index", () => {
-  let store: Store;
-  beforeAll(async () => {
-    store = await openStore({ pgliteDir: temporaryPgliteDir("cka-passages-index-") });
-  });
-  afterAll(async () => {
-    await store.close();
-  });
-
-  it("gives every passage of the documents once, in order, in bounded batches without positions", async () => {
+  it("are read back for the index once each, in order, in bounded batches without positions", async () => {
     const assistant = await store.assistants.create("Large");
     const datasource = await store.assistants.datasource(assistant.id, "default");
     const documentIds: string[] = [];
     for (const [index, count] of [1500, 1200].entries()) {
-      const { document } = await store.documents.add({
-        assistantId: assistant.id,
-        datasourceId: datasource.id,
-        fileName: `part-${index}.pdf`,
-        sha256: `large-${index}`,
-        bytes: 1,
-      });
-      await store.documents.claimNext();
-      const passages = Array.from(
-        { length: count },
-        (_, ordinal): StoredPassage => ({
-          id: `psg_${index}_${ordinal}`,
-          documentId: document.id,
-          assistantId: assistant.id,
-          datasourceId: datasource.id,
-          ordinal,
-          kind: "pdf_highlight",
-          text: `Passage ${ordinal} of part ${index}.`,
-          heading: "Part",
-          title: "Large",
-          sentences: [{ text: `Passage ${ordinal} of part ${index}.`, start: 0, end: 20 }],
-          evidence: { kind: "pdf_highlight" },
-          pageStart: null,
-          pageEnd: null,
-        }),
+      const { document, passages } = await claimedDocument(
+        store,
+        assistant.id,
+        datasource.id,
+        index + 1,
+        count,
       );
       await store.passages.commitDocument(document.id, passages, { title: null, pages: 1, warnings: [] });
       documentIds.push(document.id);
