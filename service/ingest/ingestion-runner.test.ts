@@ -76,34 +76,32 @@ describe("ingestion runner", () => {
   });
 
   it("stops when told to while it is looking for a document", async () => {
-    let lookingStarted = () => {};
-    const looking = new Promise<void>((resolve) => {
-      lookingStarted = resolve;
-    });
+    const looking = Promise.withResolvers<void>();
     // The database takes its time to answer, as PostgreSQL does, or PGlite behind a transaction.
     const slowStore: Store = {
       ...store,
       documents: {
         ...store.documents,
         claimNext: async (...args) => {
-          lookingStarted();
+          looking.resolve();
           await new Promise((resolve) => setTimeout(resolve, 50));
           return store.documents.claimNext(...args);
         },
       },
     };
+    const logger = createLogger("test");
     const runner = createIngestionRunner({
       store: slowStore,
       blobs: createBlobStore(join(dir, "blobs")),
-      indexes: createAssistantIndexes(slowStore, createLogger("test")),
+      indexes: createAssistantIndexes(slowStore, logger),
       pdfPool: pool,
-      logger: createLogger("test"),
+      logger,
       concurrency: 1,
       ocr: false,
       pollMs: null,
     });
     runner.start();
-    await looking;
+    await looking.promise;
     await runner.stop();
   }, 5_000);
 });
