@@ -121,9 +121,9 @@ function createReading(
       };
       const range: Promise<PageResult>[] = [];
       for (let pageIndex = first; pageIndex < end; pageIndex++) {
-        const { page, wantsOcr } = await readTextLayer(document, pageIndex);
-        if (wantsOcr && ocr !== null) {
-          const recognized = ocrQueue.then(() => withOcrText(page, ocr));
+        const { page, ocrArea } = await readTextLayer(document, pageIndex);
+        if (ocrArea !== null && ocr !== null) {
+          const recognized = ocrQueue.then(() => withOcrText(page, ocr, ocrArea));
           ocrQueue = recognized;
           range.push(recognized.then(done));
         } else {

@@ -17,6 +17,19 @@ import {
   scratchFolder,
 } from "./test-fixtures.ts";
 
+/** OCR's sentences are found among the reference words, and their rectangles lie on them. */
+function expectSentencesOnWords(extraction: PdfExtraction, words: readonly BboxWord[]): void {
+  const sentences = extraction.blocks
+    .flatMap((block) => block.sentences)
+    .filter((sentence) => sentence.text.split(" ").length >= 6);
+  expect(sentences.length).toBeGreaterThan(10);
+  for (const sentence of sentences) {
+    const { tokens, matched } = matchWords(sentence.text, words);
+    expect(matched.length / tokens, sentence.text).toBeGreaterThan(0.6);
+    expect(misplaced(matched, words, sentence.spans ?? [], 3), sentence.text).toEqual([]);
+  }
+}
+
 const ocrInstalled = await isOcrAvailable();
 const title = ocrInstalled
   ? "extractPdf with OCR on a scanned page"
@@ -53,16 +66,28 @@ describe(title, () => {
   });
 
   it.skipIf(!ocrInstalled)("puts the rectangles of OCR sentences on the words of the page", () => {
-    const sentences = result.blocks
-      .flatMap((block) => block.sentences)
-      .filter((sentence) => sentence.text.split(" ").length >= 6);
-    expect(sentences.length).toBeGreaterThan(10);
-    for (const sentence of sentences) {
-      const { tokens, matched } = matchWords(sentence.text, reference);
-      expect(matched.length / tokens, sentence.text).toBeGreaterThan(0.6);
-      expect(misplaced(matched, reference, sentence.spans ?? [], 3), sentence.text).toEqual([]);
-    }
+    expectSentencesOnWords(result, reference);
   });
+
+  it.skipIf(!ocrInstalled)(
+    "reads a scan that covers part of a page, upright or stored sideways, where the page shows it",
+    async () => {
+      for (const rotate of [0, 90] as const) {
+        const placement = { page: { width: 842, height: 595 }, at: { x: 400, y: 40 }, scale: 0.6, rotate };
+        const placed = await makeScannedPdf(original, 0, 250, placement);
+        const extraction = await extractPdf(placed, { ocr: true });
+        expect(extraction.pages[0], `rotate ${rotate}`).toMatchObject({ ocr: true, width: 842, height: 595 });
+        const shown = reference.map((word) => ({
+          text: word.text,
+          x0: placement.at.x + word.x0 * placement.scale,
+          y0: placement.at.y + word.y0 * placement.scale,
+          x1: placement.at.x + word.x1 * placement.scale,
+          y1: placement.at.y + word.y1 * placement.scale,
+        }));
+        expectSentencesOnWords(extraction, shown);
+      }
+    },
+  );
   it.skipIf(!ocrInstalled)(
     "keeps page order when OCR of a scan finishes after the pages behind it",
     async () => {

@@ -141,9 +141,19 @@ export function isBlankPgm(image: Uint8Array): boolean {
   return true;
 }
 
+/** pdftoppm's crop `[x, y, width, height]`, in pixels of the page's render, around `area` (displayed points). */
+function cropPixels(area: Rect): [number, number, number, number] {
+  const [left, top] = [Math.floor(area[0] / POINTS_PER_PIXEL), Math.floor(area[1] / POINTS_PER_PIXEL)];
+  const [right, bottom] = [Math.ceil(area[2] / POINTS_PER_PIXEL), Math.ceil(area[3] / POINTS_PER_PIXEL)];
+  return [left, top, right - left, bottom - top];
+}
+
 export interface OcrSession {
-  /** Text lines of one page (0-based), in displayed page space; empty for a blank page. */
-  readPage(pageIndex: number): Promise<TextLine[]>;
+  /**
+   * Text lines of one page (0-based), in displayed page space; empty for a blank page. With `area` (displayed
+   * points), only that box of the page is rendered and read.
+   */
+  readPage(pageIndex: number, area?: Rect): Promise<TextLine[]>;
   close(): Promise<void>;
 }
 
@@ -163,13 +173,16 @@ export function createOcrSession(pdfBytes: () => Promise<Uint8Array>): OcrSessio
     return prepared;
   };
   return {
-    async readPage(pageIndex) {
+    async readPage(pageIndex, area) {
       const directory = await prepare();
       const imageBase = path.join(directory, `page-${pageIndex}`);
       const page = String(pageIndex + 1);
       const pdfPath = path.join(directory, "document.pdf");
       const renderArgs = ["-r", String(DPI), "-gray", "-cropbox", "-f", page, "-l", page, "-singlefile"];
-      await run("pdftoppm", [...renderArgs, pdfPath, imageBase], { timeout: 120_000 });
+      const crop = area === undefined ? null : cropPixels(area);
+      const cropArgs =
+        crop === null ? [] : ["-x", "-y", "-W", "-H"].flatMap((flag, index) => [flag, String(crop[index])]);
+      await run("pdftoppm", [...renderArgs, ...cropArgs, pdfPath, imageBase], { timeout: 120_000 });
       const imagePath = `${imageBase}.pgm`;
       try {
         if (isBlankPgm(await readFile(imagePath))) return [];
@@ -178,7 +191,12 @@ export function createOcrSession(pdfBytes: () => Promise<Uint8Array>): OcrSessio
           timeout: 300_000,
           maxBuffer: 64 * 1024 * 1024,
         });
-        return ocrWordsToLines(parseTesseractTsv(stdout), pageIndex);
+        const words = parseTesseractTsv(stdout);
+        const [left, top] = crop ?? [0, 0];
+        return ocrWordsToLines(
+          words.map((word) => ({ ...word, left: word.left + left, top: word.top + top })),
+          pageIndex,
+        );
       } finally {
         await rm(imagePath, { force: true });
       }

@@ -1,12 +1,23 @@
-/** Whether a page without a text layer draws anything OCR could read, so blank pages are never rendered. */
+/**
+ * Where OCR should look on a page without a text layer: nowhere (nothing drawn to read), the whole page, or
+ * the box around the images it paints, so that a logo or a figure is not rendered and read as a full page.
+ */
 import type { PDFPageProxy } from "pdfjs-dist/types/src/pdf";
+import { applyMatrix, type Matrix, type Rect, rectHeight, rectWidth, unionRect } from "./geometry.ts";
 import { loadPdfjs } from "./pdf-document.ts";
+
+/** `"none"`: nothing to read; `"page"`: the whole page; a rect: that box, in displayed points. */
+export type PictureArea = "none" | "page" | Rect;
 
 /**
  * Text converted to outlines draws at least one subpath per glyph; fewer subpaths than this (rules, boxes,
  * a logo) hold nothing to recognise.
  */
 const OUTLINED_TEXT_SUBPATHS = 200;
+/** White margin kept around the images' box: tesseract finds words touching the edge less reliably. */
+const MARGIN = 6;
+/** Above this share of the page, the box saves too little to be worth leaving anything out. */
+const WHOLE_PAGE_SHARE = 0.6;
 
 // pdfjs 6 packs each painted path into one Float32Array of drawing commands, each followed by its points.
 const POINTS_AFTER = [2, 2, 6, 4, 0]; // moveTo, lineTo, curveTo, quadraticCurveTo, closePath
@@ -25,39 +36,109 @@ function subpaths(args: unknown): number {
   return count;
 }
 
+/** `outer` after `inner`: the map of a `cm` (or form matrix) `inner` applied under the current `outer`. */
+function compose(outer: Matrix, inner: ArrayLike<number>): Matrix {
+  const [a, b, c, d, e, f] = outer;
+  const [ia = 0, ib = 0, ic = 0, id = 0, ie = 0, iff = 0] = Array.from(inner);
+  return [
+    a * ia + c * ib,
+    b * ia + d * ib,
+    a * ic + c * id,
+    b * ic + d * id,
+    a * ie + c * iff + e,
+    b * ie + d * iff + f,
+  ];
+}
+
+/** The box of the unit square (where PDF paints an image) under `matrix`. */
+function unitSquareBox(matrix: Matrix): Rect {
+  const corners = [
+    applyMatrix(matrix, 0, 0),
+    applyMatrix(matrix, 1, 0),
+    applyMatrix(matrix, 0, 1),
+    applyMatrix(matrix, 1, 1),
+  ];
+  const xs = corners.map(([x]) => x);
+  const ys = corners.map(([, y]) => y);
+  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+}
+
 interface DrawingOps {
-  images: ReadonlySet<number>;
-  constructPath: number;
+  /** Paint one image in the unit square of the current transform. */
+  unitImages: ReadonlySet<number>;
+  /** Paint images at transforms of their own (pdfjs's batched forms): the whole page is read. */
+  batchedImages: ReadonlySet<number>;
+  ops: Awaited<ReturnType<typeof loadPdfjs>>["OPS"];
 }
 
 let drawingOps: Promise<DrawingOps> | null = null;
 
 function loadDrawingOps(): Promise<DrawingOps> {
   drawingOps ??= loadPdfjs().then(({ OPS }) => {
-    const images: (keyof typeof OPS)[] = [
+    const unitImages: (keyof typeof OPS)[] = [
       "paintImageXObject",
-      "paintImageXObjectRepeat",
       "paintInlineImageXObject",
-      "paintInlineImageXObjectGroup",
       "paintImageMaskXObject",
-      "paintImageMaskXObjectGroup",
-      "paintImageMaskXObjectRepeat",
       "paintSolidColorImageMask",
     ];
-    return { images: new Set(images.map((name) => OPS[name])), constructPath: OPS.constructPath };
+    const batchedImages: (keyof typeof OPS)[] = [
+      "paintImageXObjectRepeat",
+      "paintInlineImageXObjectGroup",
+      "paintImageMaskXObjectGroup",
+      "paintImageMaskXObjectRepeat",
+    ];
+    return {
+      unitImages: new Set(unitImages.map((name) => OPS[name])),
+      batchedImages: new Set(batchedImages.map((name) => OPS[name])),
+      ops: OPS,
+    };
   });
   return drawingOps;
 }
 
-/** True when the page paints an image (a scan, a photo of text) or enough vector shapes to be outlined text. */
-export async function drawsPictures(page: PDFPageProxy): Promise<boolean> {
-  const { images, constructPath } = await loadDrawingOps();
+/**
+ * What OCR should read of `page`: the box around its images (through `toDisplay`, the page's viewport
+ * transform, into a `width` × `height` page), the whole page when it draws outlined text or images this
+ * cannot place, or nothing.
+ */
+export async function pictureArea(
+  page: PDFPageProxy,
+  toDisplay: Matrix,
+  size: { width: number; height: number },
+): Promise<PictureArea> {
+  const { unitImages, batchedImages, ops } = await loadDrawingOps();
   const { fnArray, argsArray } = await page.getOperatorList();
+  let transform: Matrix = toDisplay;
+  const saved: Matrix[] = [];
+  let inAnnotation = 0;
   let shapes = 0;
+  let images: Rect | null = null;
   for (const [index, op] of fnArray.entries()) {
-    if (images.has(op)) return true;
-    if (op === constructPath) shapes += subpaths(argsArray[index]);
-    if (shapes >= OUTLINED_TEXT_SUBPATHS) return true;
+    const args: unknown = argsArray[index];
+    if (op === ops.save) saved.push(transform);
+    else if (op === ops.restore || op === ops.paintFormXObjectEnd) transform = saved.pop() ?? transform;
+    else if (op === ops.transform && Array.isArray(args)) transform = compose(transform, args as number[]);
+    else if (op === ops.paintFormXObjectBegin) {
+      saved.push(transform);
+      const matrix = Array.isArray(args) ? args[0] : null;
+      if (matrix instanceof Float32Array || Array.isArray(matrix)) transform = compose(transform, matrix);
+    } else if (op === ops.beginAnnotation) inAnnotation++;
+    else if (op === ops.endAnnotation) inAnnotation--;
+    else if (op === ops.constructPath) {
+      shapes += subpaths(args);
+      if (shapes >= OUTLINED_TEXT_SUBPATHS) return "page";
+    } else if (batchedImages.has(op) || (unitImages.has(op) && inAnnotation > 0)) return "page";
+    else if (unitImages.has(op)) images = unionRect(images, unitSquareBox(transform));
   }
-  return false;
+  if (images === null) return "none";
+  const box: Rect = [
+    Math.max(0, images[0] - MARGIN),
+    Math.max(0, images[1] - MARGIN),
+    Math.min(size.width, images[2] + MARGIN),
+    Math.min(size.height, images[3] + MARGIN),
+  ];
+  // An image entirely off the page means the transforms were not followed as the renderer does: read it all.
+  if (rectWidth(box) <= 0 || rectHeight(box) <= 0) return "page";
+  const share = (rectWidth(box) * rectHeight(box)) / (size.width * size.height);
+  return share > WHOLE_PAGE_SHARE ? "page" : box;
 }

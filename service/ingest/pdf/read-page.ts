@@ -1,9 +1,9 @@
 /** Reads one page: its size, its text lines from the text layer, or from OCR when the page is a scan. */
 import type { PDFDocumentProxy } from "pdfjs-dist/types/src/pdf";
 import type { PdfPageInfo } from "../types.ts";
-import { type Matrix, round2 } from "./geometry.ts";
+import { type Matrix, type Rect, round2 } from "./geometry.ts";
 import type { OcrSession } from "./ocr.ts";
-import { drawsPictures } from "./page-pictures.ts";
+import { type PictureArea, pictureArea } from "./page-pictures.ts";
 import { countNonSpace } from "./text-clean.ts";
 import { buildLines, type RawTextItem, type RawTextStyle, type TextLine } from "./text-lines.ts";
 
@@ -24,8 +24,8 @@ interface PdfPageText {
   transform: Matrix;
   items: RawTextItem[];
   styles: Record<string, RawTextStyle>;
-  /** For a page with hardly any text: whether it draws something OCR could read. Null when not checked. */
-  pictures: boolean | null;
+  /** For a page with hardly any text: where it draws something OCR could read. Null when not checked. */
+  pictures: PictureArea | null;
 }
 
 /** The page's text layer, or null when pdfjs cannot parse the page (a damaged page, not a damaged file). */
@@ -41,7 +41,10 @@ async function pdfPageText(document: PDFDocumentProxy, pageIndex: number): Promi
       const transform = viewport.transform as unknown as Matrix;
       const chars = items.reduce((sum, item) => sum + countNonSpace(item.str), 0);
       // When pdfjs cannot interpret the drawing, OCR (poppler) gets to look at the page.
-      const pictures = chars < OCR_THRESHOLD ? await drawsPictures(page).catch(() => true) : null;
+      const pictures =
+        chars < OCR_THRESHOLD
+          ? await pictureArea(page, transform, viewport).catch((): PictureArea => "page")
+          : null;
       return {
         width: viewport.width,
         height: viewport.height,
@@ -64,8 +67,8 @@ const charsOf = (lines: readonly TextLine[]): number =>
 
 export interface TextLayerPage {
   page: PageResult;
-  /** The page has (almost) no text but draws something: OCR may read it. */
-  wantsOcr: boolean;
+  /** For a page with (almost) no text that draws something: where OCR may read it; otherwise null. */
+  ocrArea: "page" | Rect | null;
 }
 
 /** The page as its text layer has it; a blank page (nothing drawn to read) counts as searchable. */
@@ -73,11 +76,11 @@ export async function readTextLayer(document: PDFDocumentProxy, pageIndex: numbe
   const text = await pdfPageText(document, pageIndex);
   if (text === null) {
     const info = { index: pageIndex, width: 1, height: 1, textChars: 0, ocr: false, searchable: false };
-    return { page: { info, lines: [], problem: "unreadable" }, wantsOcr: false };
+    return { page: { info, lines: [], problem: "unreadable" }, ocrArea: null };
   }
   const lines = buildLines(text.items, text.styles, text.transform, pageIndex);
   const textChars = charsOf(lines);
-  const blank = text.pictures === false;
+  const blank = text.pictures === "none";
   const info: PdfPageInfo = {
     index: pageIndex,
     width: round2(text.width),
@@ -86,13 +89,22 @@ export async function readTextLayer(document: PDFDocumentProxy, pageIndex: numbe
     ocr: false,
     searchable: textChars > 0 || blank,
   };
-  return { page: { info, lines, problem: null }, wantsOcr: textChars < OCR_THRESHOLD && !blank };
+  // Pictures were not looked for when the raw text was long enough, though fewer characters made it to lines.
+  const area = text.pictures ?? "page";
+  return {
+    page: { info, lines, problem: null },
+    ocrArea: textChars < OCR_THRESHOLD && area !== "none" ? area : null,
+  };
 }
 
 /** The page with OCR's text when OCR reads more than the text layer; an OCR failure is kept as the page's problem. */
-export async function withOcrText(page: PageResult, ocr: OcrSession): Promise<PageResult> {
+export async function withOcrText(
+  page: PageResult,
+  ocr: OcrSession,
+  area: "page" | Rect,
+): Promise<PageResult> {
   try {
-    const ocrLines = await ocr.readPage(page.info.index);
+    const ocrLines = await ocr.readPage(page.info.index, area === "page" ? undefined : area);
     const ocrChars = charsOf(ocrLines);
     const better = ocrChars > page.info.textChars;
     return {

@@ -96,8 +96,46 @@ function streamObject(dictionary: string, data: Uint8Array): Uint8Array {
   ]);
 }
 
+/** Where a scan sits on a larger page, in displayed points (top-left origin), and the page's `/Rotate`. */
+export interface ScanPlacement {
+  page: { width: number; height: number };
+  at: { x: number; y: number };
+  scale: number;
+  /** 90: the page is stored sideways and turned upright for display, as scanners often write it. */
+  rotate: 0 | 90;
+}
+
+/** The content stream and page dictionary entries that show an image of `width` × `height` points. */
+function scanPage(
+  width: number,
+  height: number,
+  placement: ScanPlacement | undefined,
+): [entries: string, content: string] {
+  if (placement === undefined)
+    return [`/MediaBox [0 0 ${width} ${height}]`, `q ${width} 0 0 ${height} 0 0 cm /Scan Do Q`];
+  const { page, at, scale } = placement;
+  const [shownWidth, shownHeight] = [width * scale, height * scale];
+  if (placement.rotate === 0) {
+    const bottom = page.height - at.y - shownHeight;
+    return [
+      `/MediaBox [0 0 ${page.width} ${page.height}]`,
+      `q ${shownWidth} 0 0 ${shownHeight} ${at.x} ${bottom} cm /Scan Do Q`,
+    ];
+  }
+  // Turned 90° clockwise for display, displayed (X, Y) is user space (y, x).
+  return [
+    `/MediaBox [0 0 ${page.height} ${page.width}] /Rotate 90`,
+    `q 0 ${shownWidth} ${-shownHeight} 0 ${shownHeight + at.y} ${at.x} cm /Scan Do Q`,
+  ];
+}
+
 /** A one-page PDF holding only a picture of `sourcePage` (no text layer), like a scan. */
-export async function makeScannedPdf(source: string, pageIndex: number, dpi = 200): Promise<Uint8Array> {
+export async function makeScannedPdf(
+  source: string,
+  pageIndex: number,
+  dpi = 200,
+  placement?: ScanPlacement,
+): Promise<Uint8Array> {
   const scratch = await scratchFolder();
   try {
     const page = String(pageIndex + 1);
@@ -120,17 +158,16 @@ export async function makeScannedPdf(source: string, pageIndex: number, dpi = 20
     if (header === null) throw new Error("pdftoppm did not write a binary PGM");
     const [width, height] = [Number(header[1]), Number(header[2])];
     const pixels = image.subarray(header[0].length);
-    const [pageWidth, pageHeight] = [(width * 72) / dpi, (height * 72) / dpi];
-    const content = new TextEncoder().encode(`q ${pageWidth} 0 0 ${pageHeight} 0 0 cm /Scan Do Q`);
+    const [pageEntries, content] = scanPage((width * 72) / dpi, (height * 72) / dpi, placement);
     return buildPdf([
       "<< /Type /Catalog /Pages 2 0 R >>",
       "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${pageWidth} ${pageHeight}] /Resources << /XObject << /Scan 4 0 R >> >> /Contents 5 0 R >>`,
+      `<< /Type /Page /Parent 2 0 R ${pageEntries} /Resources << /XObject << /Scan 4 0 R >> >> /Contents 5 0 R >>`,
       streamObject(
         `/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`,
         deflateSync(pixels),
       ),
-      streamObject("", content),
+      streamObject("", new TextEncoder().encode(content)),
     ]);
   } finally {
     await scratch.remove();
