@@ -2,6 +2,7 @@
 import { mkdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
+import { createBlobSweeper } from "./blob-sweeper.ts";
 import { createBlobStore } from "./blobs.ts";
 import type { ServiceConfig } from "./config.ts";
 import { acquireDataLock } from "./data-lock.ts";
@@ -66,13 +67,17 @@ export async function openRuntime(config: ServiceConfig, logger: Logger) {
         )
       : null;
     ingestion.start();
+    const blobSweeper = createBlobSweeper({ blobs, fileHashes: () => store.documents.fileHashes(), logger });
+    blobSweeper.start();
     return {
       config,
       store,
       blobs,
+      blobSweeper,
       indexes,
       ingestion,
       async close(): Promise<void> {
+        await blobSweeper.stop();
         await feed?.close();
         await ingestion.stop();
         await indexes.flush();

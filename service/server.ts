@@ -59,6 +59,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     mountAdminRoutes(routes, {
       store: runtime.store,
       blobs: runtime.blobs,
+      blobSweeper: runtime.blobSweeper,
       indexes: runtime.indexes,
       ingestion: runtime.ingestion,
       adminToken: config.adminToken,

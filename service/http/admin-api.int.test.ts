@@ -1,8 +1,9 @@
 /** The sharing area against the real service process: assistants, documents, keys, share, and uploads that cannot be read. */
 import { createHash, randomBytes } from "node:crypto";
-import { readFile, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { readFile, rm, utimes } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DocumentRecord } from "../../sdk/core/index.ts";
 import { type AdminClient, createAdminClient } from "../cli/admin-client.ts";
 import { evalPdfPath, makeScannedPdf, qpdf, scratchFolder } from "../ingest/pdf/test-fixtures.ts";
@@ -300,6 +301,52 @@ describe("the sharing area (admin API) of a running service", () => {
       const assistant = await client.createAssistant("share me");
       expect(await client.share(assistant.id)).toEqual({ assistant: assistant.id, base_url: service.url });
       await expect(client.share("asst_doesnotexist")).rejects.toMatchObject({ status: 404 });
+    });
+  });
+
+  describe("files of deleted documents", () => {
+    const storedAt = (bytes: Uint8Array): string => {
+      const sha256 = createHash("sha256").update(bytes).digest("hex");
+      return path.join(service.dataDir, "blobs", sha256.slice(0, 2), sha256);
+    };
+    const uploadedLongAgo = async (...files: Uint8Array[]): Promise<void> => {
+      const elevenMinutesAgo = new Date(Date.now() - 11 * 60_000);
+      for (const bytes of files) await utimes(storedAt(bytes), elevenMinutesAgo, elevenMinutesAgo);
+    };
+    const gone = (bytes: Uint8Array) =>
+      vi.waitFor(() => expect(existsSync(storedAt(bytes))).toBe(false), { timeout: 15_000, interval: 100 });
+
+    it("removes a file once no document of any assistant needs it, but not one uploaded in the last minutes", async () => {
+      // Unreadable bytes still make documents (failed ones) that keep their files; each test run's are its own.
+      const unreadable = () => new Uint8Array(randomBytes(4000));
+      const [shared, alone, single, fresh] = [unreadable(), unreadable(), unreadable(), unreadable()];
+      const first = await assistantWith([
+        { name: "shared.pdf", bytes: shared },
+        { name: "alone.pdf", bytes: alone },
+        { name: "fresh.pdf", bytes: fresh },
+      ]);
+      const second = await assistantWith([
+        { name: "shared.pdf", bytes: shared },
+        { name: "single.pdf", bytes: single },
+      ]);
+      await uploadedLongAgo(shared, alone, single);
+
+      const removed = await fetch(
+        `${service.url}/admin/v1/assistants/${second.assistant.id}/documents/${byName(second.documents, "single.pdf").id}`,
+        { method: "DELETE", headers: { Authorization: `Bearer ${testAdminToken}` } },
+      );
+      expect(removed.status).toBe(204);
+      await gone(single);
+
+      await client.deleteAssistant(first.assistant.id);
+      await gone(alone);
+      // The second assistant still has this content.
+      expect(existsSync(storedAt(shared))).toBe(true);
+      // Written moments ago: an upload of the same content may be about to record its document.
+      expect(existsSync(storedAt(fresh))).toBe(true);
+
+      await client.deleteAssistant(second.assistant.id);
+      await gone(shared);
     });
   });
 

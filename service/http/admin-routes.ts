@@ -8,6 +8,7 @@ import {
   limitsSchema,
   shareSchema,
 } from "../../sdk/core/index.ts";
+import type { BlobSweeper } from "../blob-sweeper.ts";
 import type { BlobStore } from "../blobs.ts";
 import type { AssistantIndexes } from "../index/assistant-indexes.ts";
 import type { IngestionRunner } from "../ingest/ingestion-runner.ts";
@@ -24,6 +25,8 @@ import { parseWith, readJsonBody } from "./validate.ts";
 export interface AdminDependencies {
   store: Store;
   blobs: BlobStore;
+  /** Told of each deletion, so that files no document needs any more are removed. */
+  blobSweeper: Pick<BlobSweeper, "soon">;
   indexes: AssistantIndexes;
   ingestion: IngestionRunner;
   adminToken: string;
@@ -87,6 +90,7 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
     dependencies.indexes.forget(id);
     // The store's removal told documentChanges, which wakes held listings of its documents (they answer 404).
     store.keys.forgetAll();
+    dependencies.blobSweeper.soon();
     return context.body(null, 204);
   });
 
@@ -145,6 +149,7 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
     }
     await dependencies.indexes.removeDocument(assistant.id, documentId);
     store.passages.forgetDocument(documentId);
+    dependencies.blobSweeper.soon();
     return context.body(null, 204);
   });
 

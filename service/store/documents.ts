@@ -164,6 +164,11 @@ export function createDocumentStore(
       );
       return rows.map(toDocument);
     },
+    /** The content hashes of every document's file, whatever its status: the files still needed. */
+    async fileHashes(): Promise<Set<string>> {
+      const rows = await db.query<{ sha256: string }>("select distinct sha256 from documents");
+      return new Set(rows.map((row) => row.sha256));
+    },
     async remove(assistantId: string, id: string): Promise<boolean> {
       const rows = await db.query<{ id: string }>(
         "delete from documents where assistant_id = $1 and id = $2 returning id",
