@@ -70,6 +70,8 @@ describe("ingestion runner", () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await runner.stop();
+    // The snapshot the document scheduled is written now, not after the store is closed.
+    await indexes.flush();
     store.passages.commitDocument = commit;
     expect((await store.documents.get(document.id))?.status).toBe("ready");
     expect(searchableWhenReady).toEqual([true]);
