@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { NewChatLink } from "./new-chat-link";
 import { SignOutButton } from "./sign-out-button";
 
 export interface AppHeaderProps {
@@ -12,13 +13,13 @@ export function AppHeader({ userName, authScope, consoleLink = false }: AppHeade
   return (
     <header className="flex items-center gap-2 border-b border-stone-300 bg-white px-3 py-2 sm:gap-4 sm:px-4 dark:border-stone-800 dark:bg-stone-900">
       {/* On a phone an operator's header has one more link; the name, a second link to the chat, makes room. */}
-      <Link href="/chat" className={`text-lg font-semibold ${consoleLink ? "hidden sm:inline" : ""}`}>
+      <NewChatLink className={`text-lg font-semibold ${consoleLink ? "hidden sm:inline" : ""}`}>
         Cited
-      </Link>
+      </NewChatLink>
       <nav aria-label="Main" className="flex gap-1 text-sm sm:gap-3">
-        <Link href="/chat" className="rounded px-2 py-1 hover:bg-stone-100 dark:hover:bg-stone-800">
+        <NewChatLink className="rounded px-2 py-1 hover:bg-stone-100 dark:hover:bg-stone-800">
           Chat
-        </Link>
+        </NewChatLink>
         <Link href="/search" className="rounded px-2 py-1 hover:bg-stone-100 dark:hover:bg-stone-800">
           Search
         </Link>

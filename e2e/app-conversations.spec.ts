@@ -1,6 +1,8 @@
 /** The conversation list: most recently active first, renamed and deleted for good (a reload agrees). */
+import type { ChatPage } from "./pages/chat-page.ts";
 import { expect, test, uniqueUserName } from "./support/app-fixtures.ts";
 import { delayedQueueQuestion, unanswerableQuestion } from "./support/app-questions.ts";
+import { screenshotsAtBothWidths } from "./support/screenshots.ts";
 
 test("conversations are listed most recent first, and a rename or a delete outlasts a reload", async ({
   page,
@@ -45,30 +47,38 @@ test("a question asked just after New conversation goes into the new conversatio
   ]);
 });
 
-test("a person who starts a new conversation while the first answer is written stays in the new one", async ({
-  page,
-  signInPage,
-  chatPage,
-}) => {
-  await signInPage.signIn(uniqueUserName("judy"));
-  // A slow server: every page the router fetches arrives late, so the moves overlap the answer.
-  await page.route(
-    (url) => url.searchParams.has("_rsc"),
-    async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
-      await route.continue().catch(() => undefined);
-    },
-  );
-  const first = await chatPage.ask(delayedQueueQuestion.question);
-  // The service has begun: the conversation exists and the page is moving to its address.
-  await expect(first.getByTestId("cited-status")).not.toBeEmpty();
-  await chatPage.conversations.newConversationLink.click();
-  // Once the answer is stored, the list is read again and names the first conversation.
-  await expect(chatPage.conversations.items).toHaveText([delayedQueueQuestion.question], { timeout: 20_000 });
-  await expect(page).toHaveURL(/\/chat$/);
-  await expect(chatPage.answers).toHaveCount(0);
-  // The first answer was written to its end and stored in its own conversation.
-  await chatPage.conversations.items.getByRole("link").click();
-  await chatPage.expectAnswerDone(chatPage.answers.first());
-  await expect(chatPage.answers.getByTestId("cited-answer-partial")).toHaveCount(0);
-});
+for (const [link, startNew] of [
+  ["New conversation", (chatPage: ChatPage) => chatPage.conversations.newConversationLink],
+  ["the header's Chat", (chatPage: ChatPage) => chatPage.headerChatLink],
+] as const) {
+  test(`a person who clicks ${link} while the first answer is written stays in a new conversation`, async ({
+    page,
+    signInPage,
+    chatPage,
+  }) => {
+    await signInPage.signIn(uniqueUserName("judy"));
+    // A slow server: every page the router fetches arrives late, so the moves overlap the answer.
+    await page.route(
+      (url) => url.searchParams.has("_rsc"),
+      async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 2_500));
+        await route.continue().catch(() => undefined);
+      },
+    );
+    const first = await chatPage.ask(delayedQueueQuestion.question);
+    // The service has begun: the conversation exists and the page is moving to its address.
+    await expect(first.getByTestId("cited-status")).not.toBeEmpty();
+    await startNew(chatPage).click();
+    // Once the answer is stored, the list is read again and names the first conversation.
+    await expect(chatPage.conversations.items).toHaveText([delayedQueueQuestion.question], {
+      timeout: 20_000,
+    });
+    await expect(page).toHaveURL(/\/chat$/);
+    await expect(chatPage.answers).toHaveCount(0);
+    await screenshotsAtBothWidths(page, "new-chat-while-answering");
+    // The first answer was written to its end and stored in its own conversation.
+    await chatPage.conversations.items.getByRole("link").click();
+    await chatPage.expectAnswerDone(chatPage.answers.first());
+    await expect(chatPage.answers.getByTestId("cited-answer-partial")).toHaveCount(0);
+  });
+}

@@ -3,6 +3,7 @@ import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { AppHeader } from "@/components/app-header";
 import { CitedBrowserProvider } from "@/components/cited-browser-provider";
+import { NewChatProvider } from "@/components/new-chat-link";
 import { authScopeOf, currentUser } from "@/lib/auth";
 import { consoleOperator } from "@/lib/console/operator";
 import { browserSupabaseProject, serverEnvironment, settingsProblem } from "@/lib/env";
@@ -18,14 +19,16 @@ export default async function SignedInLayout({ children }: { children: ReactNode
   if (!user) redirect("/sign-in");
   return (
     <CitedBrowserProvider supabase={browserSupabaseProject(serverEnvironment().auth)}>
-      <div className="flex h-dvh flex-col">
-        <AppHeader
-          userName={user.name}
-          authScope={authScopeOf(user)}
-          consoleLink={(await consoleOperator()) !== null}
-        />
-        <div className="min-h-0 flex-1">{children}</div>
-      </div>
+      <NewChatProvider>
+        <div className="flex h-dvh flex-col">
+          <AppHeader
+            userName={user.name}
+            authScope={authScopeOf(user)}
+            consoleLink={(await consoleOperator()) !== null}
+          />
+          <div className="min-h-0 flex-1">{children}</div>
+        </div>
+      </NewChatProvider>
     </CitedBrowserProvider>
   );
 }

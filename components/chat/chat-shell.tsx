@@ -8,6 +8,7 @@
 import { useParams, useRouter } from "next/navigation";
 import { type ReactNode, useCallback, useEffect, useRef, useState, useTransition } from "react";
 import { useCited } from "@/components/cited-browser-provider";
+import { useNewChatClicks } from "@/components/new-chat-link";
 import { type Conversation, createAnswerState } from "@/sdk/core/index.ts";
 import type { OpenedEvidence } from "@/sdk/react/index.ts";
 import { ChatContext } from "./chat-context";
@@ -71,14 +72,15 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
   }, [routeId, router, clear]);
 
   /**
-   * "New conversation", clicked: the chat is cleared at once, also when its address has not moved to the
-   * conversation being answered yet (then the route does not change). That answer is no longer shown but
-   * is written to its end and stored in its own conversation.
+   * A link to a new conversation, clicked: the chat is cleared at once, also when its address has not moved
+   * to the conversation being answered yet (then the route does not change). That answer is no longer shown
+   * but is written to its end and stored in its own conversation.
    */
-  function startNew(): void {
+  const startNew = useCallback((): void => {
     running.current = null;
     clear();
-  }
+  }, [clear]);
+  useNewChatClicks(startNew);
 
   /** Asks; resolves to false when the question was not taken (the composer then keeps it). */
   async function ask(question: string, levels: Levels): Promise<boolean> {
@@ -160,7 +162,6 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
         <ConversationList
           conversations={conversations}
           activeId={activeId}
-          onNewConversation={startNew}
           openOnPhone={listOnPhone}
           onClosePhone={() => setListOnPhone(false)}
         />

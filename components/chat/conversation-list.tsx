@@ -4,14 +4,13 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { useCited } from "@/components/cited-browser-provider";
+import { NewChatLink } from "@/components/new-chat-link";
 import type { Conversation } from "@/sdk/core/index.ts";
 import { ErrorBanner, type ShownError, shownErrorOf } from "./error-banner";
 
 export interface ConversationListProps {
   conversations: Conversation[];
   activeId: string | null;
-  /** Called as the person clicks "New conversation", before the address changes. */
-  onNewConversation(): void;
   /** On phones the list is a sheet over the chat, shown on demand. */
   openOnPhone: boolean;
   onClosePhone(): void;
@@ -20,7 +19,6 @@ export interface ConversationListProps {
 export function ConversationList({
   conversations,
   activeId,
-  onNewConversation,
   openOnPhone,
   onClosePhone,
 }: ConversationListProps) {
@@ -60,16 +58,12 @@ export function ConversationList({
       className={`${openOnPhone ? "fixed inset-0 top-12 z-40 flex" : "hidden"} w-full shrink-0 flex-col border-r border-stone-300 bg-white md:static md:flex md:w-72 dark:border-stone-800 dark:bg-stone-900`}
     >
       <div className="flex gap-2 p-3">
-        <Link
-          href="/chat"
-          onClick={() => {
-            onClosePhone();
-            onNewConversation();
-          }}
+        <NewChatLink
+          onClick={onClosePhone}
           className="block flex-1 rounded-lg border border-stone-400 px-3 py-2 text-center font-medium hover:border-blue-700 dark:border-stone-600"
         >
           New conversation
-        </Link>
+        </NewChatLink>
         <button
           type="button"
           onClick={onClosePhone}

@@ -83,6 +83,8 @@ export class ChatPage {
   readonly page: Page;
   readonly userName: Locator;
   readonly signOutButton: Locator;
+  /** The header's "Chat": like "New conversation", it starts one. */
+  readonly headerChatLink: Locator;
   readonly conversations: ConversationList;
   readonly questionInput: Locator;
   readonly detailSelect: Locator;
@@ -100,6 +102,7 @@ export class ChatPage {
     this.page = page;
     this.userName = page.getByTestId("user-name");
     this.signOutButton = page.getByRole("button", { name: "Sign out" });
+    this.headerChatLink = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Chat" });
     this.conversations = new ConversationList(page);
     this.questionInput = page.getByTestId("composer-input");
     this.detailSelect = page.getByLabel("Detail");
