@@ -89,6 +89,29 @@ describe(title, () => {
     },
   );
   it.skipIf(!ocrInstalled)(
+    "keeps the little text a page has beside a scan that covers part of it",
+    async () => {
+      const caption = { text: "Figure 7.", x: 400, y: 540 };
+      const placement = {
+        page: { width: 842, height: 595 },
+        at: { x: 400, y: 40 },
+        scale: 0.6,
+        rotate: 0 as const,
+      };
+      const extraction = await extractPdf(await makeScannedPdf(original, 0, 250, { ...placement, caption }), {
+        ocr: true,
+      });
+      expect(extraction.pages[0]).toMatchObject({ ocr: true });
+      // Larger than the scan's shrunken type, the caption reads as the document's heading.
+      const text = extraction.blocks
+        .flatMap((block) => [...block.headingPath, ...block.sentences.map((sentence) => sentence.text)])
+        .join(" ");
+      expect(text).toContain("Figure 7");
+      expect(extraction.pages[0]?.textChars).toBeGreaterThan(1000);
+    },
+  );
+
+  it.skipIf(!ocrInstalled)(
     "keeps page order when OCR of a scan finishes after the pages behind it",
     async () => {
       const scanned = path.join(scratch.folder, "scanned.pdf");

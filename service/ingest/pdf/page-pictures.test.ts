@@ -1,7 +1,7 @@
 import { deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Matrix } from "./geometry.ts";
-import { pictureArea } from "./page-pictures.ts";
+import type { Matrix, Rect } from "./geometry.ts";
+import { ocrBox, pictureArea } from "./page-pictures.ts";
 import { openPdf } from "./pdf-document.ts";
 import {
   buildPdf,
@@ -17,7 +17,7 @@ async function areaOf(bytes: Uint8Array, pageNumber = 1): Promise<ReturnType<typ
   try {
     const page = await document.getPage(pageNumber);
     const viewport = page.getViewport({ scale: 1 });
-    return await pictureArea(page, viewport.transform as unknown as Matrix, viewport);
+    return await pictureArea(page, viewport.transform as unknown as Matrix);
   } finally {
     await close();
   }
@@ -63,22 +63,30 @@ describe("where OCR looks on a page without a text layer", () => {
   });
 
   it("reads the whole page of a full-page scan", async () => {
-    expect(await areaOf(await makeScannedPdf(original, 0, 50))).toBe("page");
+    const area = await areaOf(await makeScannedPdf(original, 0, 50));
+    if (typeof area === "string") throw new Error(`expected the scan's box, got ${area}`);
+    expect(ocrBox(area, [], { width: 612, height: 792 })).toBe("page");
   });
 
-  it.each([0, 90] as const)(
-    "reads only the box around a picture on part of the page (/Rotate %i)",
-    async (rotate) => {
-      // The Letter page at 0.6 is 367.2 × 475.2 points, shown at (400, 40); 6 points of margin around it.
-      const placement = { page: { width: 842, height: 595 }, at: { x: 400, y: 40 }, scale: 0.6, rotate };
-      const area = await areaOf(await makeScannedPdf(original, 0, 50, placement));
-      expect(rounded(area)).toEqual([394, 34, 773.2, 521.2]);
-    },
-  );
+  it.each([0, 90] as const)("finds the box of a picture on part of the page (/Rotate %i)", async (rotate) => {
+    // The Letter page at 0.6 is 367.2 × 475.2 points, shown at (400, 40).
+    const placement = { page: { width: 842, height: 595 }, at: { x: 400, y: 40 }, scale: 0.6, rotate };
+    const area = await areaOf(await makeScannedPdf(original, 0, 50, placement));
+    expect(rounded(area)).toEqual([400, 40, 767.2, 515.2]);
+  });
+
+  it("renders that box with a margin, and the text beside it too, unless that is most of the page", () => {
+    const page = { width: 842, height: 595 };
+    const picture: Rect = [400, 40, 767.2, 515.2];
+    expect(rounded(ocrBox(picture, [], page))).toEqual([394, 34, 773.2, 521.2]);
+    expect(rounded(ocrBox(picture, [[400, 532, 450, 542]], page))).toEqual([394, 34, 773.2, 548]);
+    expect(ocrBox(picture, [[40, 40, 90, 50]], page)).toBe("page");
+    expect(ocrBox([900, 40, 1000, 80], [], page)).toBe("page");
+  });
 
   it("follows the transforms of a form that draws the picture", async () => {
     // User space x 150–250, y 160–210 on a 792-point-high page: displayed y 582–632.
-    expect(rounded(await areaOf(imageInFormPdf()))).toEqual([144, 576, 256, 638]);
+    expect(rounded(await areaOf(imageInFormPdf()))).toEqual([150, 582, 250, 632]);
   });
 
   it("reads the whole page of outlined text, and nothing of a page with a few shapes", async () => {

@@ -97,15 +97,11 @@ function loadDrawingOps(): Promise<DrawingOps> {
 }
 
 /**
- * What OCR should read of `page`: the box around its images (through `toDisplay`, the page's viewport
- * transform, into a `width` × `height` page), the whole page when it draws outlined text or images this
- * cannot place, or nothing.
+ * What `page` draws for OCR to read: the box around its images (in displayed points, through `toDisplay`,
+ * the page's viewport transform), the whole page when it draws outlined text or images this cannot place,
+ * or nothing. See `ocrBox` for the box OCR then renders.
  */
-export async function pictureArea(
-  page: PDFPageProxy,
-  toDisplay: Matrix,
-  size: { width: number; height: number },
-): Promise<PictureArea> {
+export async function pictureArea(page: PDFPageProxy, toDisplay: Matrix): Promise<PictureArea> {
   const { unitImages, batchedImages, ops } = await loadDrawingOps();
   const { fnArray, argsArray } = await page.getOperatorList();
   let transform: Matrix = toDisplay;
@@ -130,14 +126,26 @@ export async function pictureArea(
     } else if (batchedImages.has(op) || (unitImages.has(op) && inAnnotation > 0)) return "page";
     else if (unitImages.has(op)) images = unionRect(images, unitSquareBox(transform));
   }
-  if (images === null) return "none";
+  return images ?? "none";
+}
+
+/**
+ * The part of a `size` page OCR renders: its images and the text its text layer has besides them (OCR's
+ * lines replace the text layer's), with a margin; the whole page when that box is most of it.
+ */
+export function ocrBox(
+  images: Rect,
+  text: readonly Rect[],
+  size: { width: number; height: number },
+): "page" | Rect {
+  const drawn = text.reduce<Rect>((box, line) => unionRect(box, line), images);
   const box: Rect = [
-    Math.max(0, images[0] - MARGIN),
-    Math.max(0, images[1] - MARGIN),
-    Math.min(size.width, images[2] + MARGIN),
-    Math.min(size.height, images[3] + MARGIN),
+    Math.max(0, drawn[0] - MARGIN),
+    Math.max(0, drawn[1] - MARGIN),
+    Math.min(size.width, drawn[2] + MARGIN),
+    Math.min(size.height, drawn[3] + MARGIN),
   ];
-  // An image entirely off the page means the transforms were not followed as the renderer does: read it all.
+  // Images entirely off the page mean the transforms were not followed as the renderer does: read it all.
   if (rectWidth(box) <= 0 || rectHeight(box) <= 0) return "page";
   const share = (rectWidth(box) * rectHeight(box)) / (size.width * size.height);
   return share > WHOLE_PAGE_SHARE ? "page" : box;

@@ -3,7 +3,7 @@ import type { PDFDocumentProxy } from "pdfjs-dist/types/src/pdf";
 import type { PdfPageInfo } from "../types.ts";
 import { type Matrix, type Rect, round2 } from "./geometry.ts";
 import type { OcrSession } from "./ocr.ts";
-import { type PictureArea, pictureArea } from "./page-pictures.ts";
+import { ocrBox, type PictureArea, pictureArea } from "./page-pictures.ts";
 import { countNonSpace } from "./text-clean.ts";
 import { buildLines, type RawTextItem, type RawTextStyle, type TextLine } from "./text-lines.ts";
 
@@ -42,9 +42,7 @@ async function pdfPageText(document: PDFDocumentProxy, pageIndex: number): Promi
       const chars = items.reduce((sum, item) => sum + countNonSpace(item.str), 0);
       // When pdfjs cannot interpret the drawing, OCR (poppler) gets to look at the page.
       const pictures =
-        chars < OCR_THRESHOLD
-          ? await pictureArea(page, transform, viewport).catch((): PictureArea => "page")
-          : null;
+        chars < OCR_THRESHOLD ? await pictureArea(page, transform).catch((): PictureArea => "page") : null;
       return {
         width: viewport.width,
         height: viewport.height,
@@ -90,11 +88,19 @@ export async function readTextLayer(document: PDFDocumentProxy, pageIndex: numbe
     searchable: textChars > 0 || blank,
   };
   // Pictures were not looked for when the raw text was long enough, though fewer characters made it to lines.
-  const area = text.pictures ?? "page";
-  return {
-    page: { info, lines, problem: null },
-    ocrArea: textChars < OCR_THRESHOLD && area !== "none" ? area : null,
-  };
+  const pictures = text.pictures ?? "page";
+  let ocrArea: TextLayerPage["ocrArea"] = null;
+  if (textChars < OCR_THRESHOLD && pictures !== "none") {
+    ocrArea =
+      pictures === "page"
+        ? "page"
+        : ocrBox(
+            pictures,
+            lines.map((line) => line.box),
+            text,
+          );
+  }
+  return { page: { info, lines, problem: null }, ocrArea };
 }
 
 /** The page with OCR's text when OCR reads more than the text layer; an OCR failure is kept as the page's problem. */

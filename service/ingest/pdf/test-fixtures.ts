@@ -103,6 +103,8 @@ export interface ScanPlacement {
   scale: number;
   /** 90: the page is stored sideways and turned upright for display, as scanners often write it. */
   rotate: 0 | 90;
+  /** A line of real text beside the scan, in Helvetica 10 at baseline (x, y) (upright pages only). */
+  caption?: { text: string; x: number; y: number };
 }
 
 /** The content stream and page dictionary entries that show an image of `width` × `height` points. */
@@ -117,9 +119,14 @@ function scanPage(
   const [shownWidth, shownHeight] = [width * scale, height * scale];
   if (placement.rotate === 0) {
     const bottom = page.height - at.y - shownHeight;
+    const { caption } = placement;
+    const text =
+      caption === undefined
+        ? ""
+        : ` BT /F1 10 Tf 1 0 0 1 ${caption.x} ${page.height - caption.y} Tm (${escapePdfString(caption.text)}) Tj ET`;
     return [
       `/MediaBox [0 0 ${page.width} ${page.height}]`,
-      `q ${shownWidth} 0 0 ${shownHeight} ${at.x} ${bottom} cm /Scan Do Q`,
+      `q ${shownWidth} 0 0 ${shownHeight} ${at.x} ${bottom} cm /Scan Do Q${text}`,
     ];
   }
   // Turned 90° clockwise for display, displayed (X, Y) is user space (y, x).
@@ -162,12 +169,13 @@ export async function makeScannedPdf(
     return buildPdf([
       "<< /Type /Catalog /Pages 2 0 R >>",
       "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-      `<< /Type /Page /Parent 2 0 R ${pageEntries} /Resources << /XObject << /Scan 4 0 R >> >> /Contents 5 0 R >>`,
+      `<< /Type /Page /Parent 2 0 R ${pageEntries} /Resources << /XObject << /Scan 4 0 R >> /Font << /F1 6 0 R >> >> /Contents 5 0 R >>`,
       streamObject(
         `/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`,
         deflateSync(pixels),
       ),
       streamObject("", new TextEncoder().encode(content)),
+      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
     ]);
   } finally {
     await scratch.remove();
