@@ -11,6 +11,9 @@ import { seedPgliteDir } from "../testing/pglite-template.ts";
 import { createIngestionRunner } from "./ingestion-runner.ts";
 import { createPdfExtractorPool, type PdfExtractorPool } from "./pdf/pool.ts";
 
+/** Text files only, one document at a time, woken by notify() rather than a poll. */
+const oneAtATime = { concurrency: 1, ocr: false, pollMs: null } as const;
+
 describe("ingestion runner", () => {
   const dir = mkdtempSync(join(tmpdir(), "cka-runner-"));
   let store: Store;
@@ -57,9 +60,7 @@ describe("ingestion runner", () => {
       indexes,
       pdfPool: pool,
       logger,
-      concurrency: 1,
-      ocr: false,
-      pollMs: null,
+      ...oneAtATime,
     });
     runner.start();
     for (
@@ -98,9 +99,7 @@ describe("ingestion runner", () => {
       indexes: createAssistantIndexes(slowStore, logger),
       pdfPool: pool,
       logger,
-      concurrency: 1,
-      ocr: false,
-      pollMs: null,
+      ...oneAtATime,
     });
     runner.start();
     await looking.promise;
@@ -155,9 +154,8 @@ describe("ingestion runner after the service was killed while reading", () => {
       indexes,
       pdfPool: pool,
       logger,
+      ...oneAtATime,
       concurrency: 3,
-      ocr: false,
-      pollMs: null,
     });
     runner.start();
     const settled = (status: string) => status === "ready" || status === "failed";

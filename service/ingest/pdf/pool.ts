@@ -1,9 +1,10 @@
 /**
  * A pool of worker threads reading PDFs, one per core, each started when there is a document for it: a
  * service that has not read a PDF yet neither loads pdfjs nor holds its memory, and a service just started
- * answers its first requests without two threads loading code beside them. A document is opened by one worker (its owner);
- * its pages are handed out in ranges, and a worker with nothing else to do opens the document too and
- * reads ranges of it, so one large PDF keeps every core busy. The owner joins all pages at the end.
+ * answers its first requests without two threads loading code beside them. A document is opened by one
+ * worker (its owner); its pages are handed out in ranges, and a worker with nothing else to do opens the
+ * document too and reads ranges of it, so one large PDF keeps every core busy. The owner joins all pages
+ * at the end.
  */
 import os from "node:os";
 import { Worker } from "node:worker_threads";
