@@ -58,10 +58,11 @@ export interface PdfReading {
   metadataTitle: string | null;
   ocr: OcrStatus;
   /**
-   * Reads pages `[first, end)`: their text layers in order, while OCR of pages without one runs beside
-   * them; resolves when every page of the range is done. `onPageDone` is called once per page.
+   * Reads the text layers of pages `[first, end)` in order; OCR of pages without one runs beside them and
+   * beside the ranges read next. Resolves once the text layers are read, with `done`, which resolves when
+   * every page of the range is done, OCR included. `onPageDone` is called once per page, when it is done.
    */
-  readPages(first: number, end: number, onPageDone?: () => void): Promise<void>;
+  readPages(first: number, end: number, onPageDone?: () => void): Promise<{ done: Promise<void> }>;
   /** The pages read so far, in page order, once their OCR is done. */
   pages(): Promise<PageResult[]>;
   /** Pages `[first, end)` once their OCR is done, handed over: this reading forgets them. */
@@ -131,8 +132,7 @@ function createReading(
         }
         pages.set(pageIndex, range.at(-1) as Promise<PageResult>);
       }
-      // A worker answers a range only when its OCR is done too, so scanned pages spread over the workers.
-      await Promise.all(range);
+      return { done: Promise.all(range).then(() => undefined) };
     },
     async pages() {
       const indices = [...pages.keys()].sort((a, b) => a - b);

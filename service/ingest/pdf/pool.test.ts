@@ -16,6 +16,7 @@ import {
 } from "./test-fixtures.ts";
 
 const ocrInstalled = await isOcrAvailable();
+const everyPage = (count: number): number[] => Array.from({ length: count }, (_, index) => index);
 const names: EvalPdf[] = ["debian-reference.en.pdf", "developers-reference.pdf", "gnuplot.pdf"];
 
 // Imported from a data: URL so the stand-in sees its settings in its own URL's query.
@@ -113,7 +114,7 @@ describe("a crashing extractor worker", () => {
       await expect(pool.extract(new Uint8Array(1), { ocr: false })).rejects.toThrow(
         /worker stopped unexpectedly \(exit code 7\)/,
       );
-      await expect(pool.extract(new Uint8Array(3), { ocr: false })).resolves.toEqual({
+      await expect(pool.extract(new Uint8Array(3), { ocr: false })).resolves.toMatchObject({
         pageCount: 3,
         pages: [0, 1, 2],
       });
@@ -138,7 +139,7 @@ describe("a crashing extractor worker", () => {
         onProgress: (done) => progress.push(done),
       });
       expect(await readdir(scratch.folder)).toEqual(["crashed"]);
-      expect(result).toEqual({ pageCount: 400, pages: Array.from({ length: 400 }, (_, index) => index) });
+      expect(result).toMatchObject({ pageCount: 400, pages: everyPage(400) });
       expect(progress.at(-1)).toBe(400);
     } finally {
       await pool.close();
@@ -159,7 +160,31 @@ describe("a crashing extractor worker", () => {
     try {
       const result = await pool.extract(new Uint8Array(400), { ocr: false });
       expect(await readdir(scratch.folder)).toEqual(["failed"]);
-      expect(result).toEqual({ pageCount: 400, pages: Array.from({ length: 400 }, (_, index) => index) });
+      expect(result).toMatchObject({ pageCount: 400, pages: everyPage(400) });
+    } finally {
+      await pool.close();
+      await scratch.remove();
+      await threads.remove();
+    }
+  });
+
+  it("reads the next ranges while one waits for OCR, and a crash after that loses no page", async () => {
+    const scratch = await scratchFolder();
+    const threads = await scratchFolder();
+    const pool = createPdfExtractorPool({
+      size: 2,
+      workerUrl: standIn(
+        `holdFirstRangeMs=2000&crashHelperOnce=${path.join(scratch.folder, "crashed")}&crashAtRead=3` +
+          `&started=${threads.folder}&threads=2`,
+      ),
+    });
+    try {
+      const result = await pool.extract(new Uint8Array(400), { ocr: false });
+      expect(await readdir(scratch.folder)).toEqual(["crashed"]);
+      // The helper answered its second range before its first, then died holding the first and its third.
+      expect(result).toMatchObject({ pageCount: 400, pages: everyPage(400) });
+      const { answered } = result as unknown as { answered: number[] };
+      expect(answered.indexOf(0)).toBeGreaterThan(0);
     } finally {
       await pool.close();
       await scratch.remove();

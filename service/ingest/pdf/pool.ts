@@ -50,7 +50,7 @@ interface PageRange {
 
 interface Reader {
   opened: boolean;
-  /** Ranges handed to this worker and not answered yet, in order; a crashed helper's are read again. */
+  /** Ranges handed to this worker and not answered yet; a crashed helper's are read again. */
   ranges: PageRange[];
   /** Pages of those ranges already counted as done. */
   pagesDone: number;
@@ -262,6 +262,12 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
     }
   };
 
+  /** The range starting at `first`, no longer in the reader's hands; ranges waiting for OCR answer late. */
+  const answered = (reader: Reader, first: number): PageRange | undefined => {
+    const index = reader.ranges.findIndex((range) => range.first === first);
+    return index === -1 ? undefined : reader.ranges.splice(index, 1)[0];
+  };
+
   const onMessage = (worker: PoolWorker, message: WorkerMessage): void => {
     if (message.type !== "page" && (message.type !== "error" || isAnswered(message.request)))
       worker.pending--;
@@ -276,14 +282,14 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
           maybeFinish(job);
           break;
         case "read":
-          reader.ranges.shift();
+          answered(reader, message.first);
           maybeFinish(job);
           break;
         case "page":
           progress(job, reader);
           return;
         case "pages": {
-          const range = reader.ranges.shift();
+          const range = answered(reader, message.first);
           if (range !== undefined) reader.pagesDone -= range.end - range.first;
           if (job.owner !== null) {
             post(job.owner, { type: "adopt", id: job.id, data: message.data }, [

@@ -14,7 +14,8 @@ export type WorkerRequest =
   | { type: "open"; id: number; bytes: Uint8Array; ocr: boolean; role: "owner" | "helper" }
   /**
    * Read pages `[first, end)`, OCR included. The owner keeps them and answers `read`; a helper answers
-   * with the `pages` themselves and forgets them.
+   * with the `pages` themselves and forgets them. A range waiting for OCR is answered after the ranges
+   * read next, so answers name their range by its first page.
    */
   | { type: "read"; id: number; first: number; end: number }
   /** Owner: pages a helper read; not answered. */
@@ -26,11 +27,11 @@ export type WorkerRequest =
 
 export type WorkerMessage =
   | { id: number; type: "opened"; pageCount: number }
-  | { id: number; type: "read" }
+  | { id: number; type: "read"; first: number }
   /** One page finished, OCR included; for progress. */
   | { id: number; type: "page" }
   /** `encodeForTransfer`'s bytes, transferred. */
-  | { id: number; type: "pages"; data: Uint8Array }
+  | { id: number; type: "pages"; first: number; data: Uint8Array }
   | { id: number; type: "result"; data: Uint8Array }
   /** `request`: the type of the request that failed. */
   | { id: number; type: "error"; request: WorkerRequest["type"]; error: SerializedError };

@@ -55,13 +55,20 @@ async function handle(request: WorkerRequest): Promise<void> {
     }
     case "read": {
       const { reading, role } = open(id);
-      await reading.readPages(request.first, request.end, () => send({ id, type: "page" }));
-      if (role === "owner") {
-        send({ id, type: "read" });
-        return;
-      }
-      const data = encodeForTransfer(await reading.takePages(request.first, request.end));
-      send({ id, type: "pages", data }, [data.buffer]);
+      const { first, end } = request;
+      const { done } = await reading.readPages(first, end, () => send({ id, type: "page" }));
+      // The range's OCR goes on while the next request is read; the range is answered when it is done too,
+      // so the pool hands a worker busy with scanned pages no more ranges and they spread over the workers.
+      done
+        .then(async () => {
+          if (role === "owner") {
+            send({ id, type: "read", first });
+            return;
+          }
+          const data = encodeForTransfer(await reading.takePages(first, end));
+          send({ id, type: "pages", first, data }, [data.buffer]);
+        })
+        .catch((error: unknown) => send({ id, type: "error", request: "read", error: serializeError(error) }));
       return;
     }
     case "adopt":
