@@ -68,7 +68,9 @@ async function handle(request: WorkerRequest): Promise<void> {
           const data = encodeForTransfer(await reading.takePages(first, end));
           send({ id, type: "pages", first, data }, [data.buffer]);
         })
-        .catch((error: unknown) => send({ id, type: "error", request: "read", error: serializeError(error) }));
+        .catch((error: unknown) =>
+          send({ id, type: "error", request: "read", error: serializeError(error) }),
+        );
       return;
     }
     case "adopt":
