@@ -19,25 +19,83 @@ describe("stored sentence positions", () => {
     await client.close();
   });
 
-  it("keeps each sentence's offsets and rects, not a second copy of its text", async () => {
+  const spans: PdfSpan[] = [
+    { page_index: 4, rects: [[72, 90.5, 300, 101]], page_width: 612, page_height: 792 },
+    {
+      page_index: 5,
+      rects: [
+        [72, 60, 540, 71.25],
+        [72, 73, 180.5, 84.25],
+      ],
+      page_width: 595.28,
+      page_height: 841.89,
+    },
+  ];
+
+  async function committed(
+    sha256: string,
+    passage: Omit<StoredPassage, "assistantId" | "datasourceId" | "documentId">,
+  ) {
     const assistant = await store.assistants.create("Manual");
     const datasource = await store.assistants.datasource(assistant.id, "default");
     const { document } = await store.documents.add({
       assistantId: assistant.id,
       datasourceId: datasource.id,
       fileName: "manual.pdf",
-      sha256: "e1",
+      sha256,
       bytes: 1,
     });
     await store.documents.claimNext();
-    const spans: PdfSpan[] = [
-      { page_index: 4, rects: [[72, 90.5, 300, 101]], page_width: 612, page_height: 792 },
-    ];
-    const passage: StoredPassage = {
-      id: "psg_positions",
-      documentId: document.id,
+    const stored = {
+      ...passage,
       assistantId: assistant.id,
       datasourceId: datasource.id,
+      documentId: document.id,
+    };
+    await store.passages.commitDocument(document.id, [stored], { title: "Manual", pages: 6, warnings: [] });
+    return stored;
+  }
+
+  it("keeps each sentence's offsets and rects compactly, not a second copy of its text", async () => {
+    const passage = await committed("e1", {
+      id: "psg_positions",
+      ordinal: 0,
+      kind: "pdf_highlight",
+      text: "Back up first. Then run the upgrade. Done.",
+      heading: "Upgrading",
+      title: "Manual",
+      sentences: [
+        { text: "Back up first.", start: 0, end: 14, spans: spans.slice(0, 1) },
+        { text: "Then run the upgrade.", start: 15, end: 36, spans },
+        { text: "Done.", start: 37, end: 42 },
+      ],
+      evidence: { kind: "pdf_highlight" },
+      pageStart: 4,
+      pageEnd: 5,
+    });
+
+    const [row] = await client.query<{ sentences: string }>(
+      "select sentences::text from passages where id = $1",
+      [passage.id],
+    );
+    expect(JSON.parse(row?.sentences ?? "null")).toEqual([
+      [0, 14, [4, 612, 792, 72, 90.5, 300, 101]],
+      [
+        15,
+        36,
+        [4, 612, 792, 72, 90.5, 300, 101],
+        [5, 595.28, 841.89, 72, 60, 540, 71.25, 72, 73, 180.5, 84.25],
+      ],
+      [37, 42],
+    ]);
+    // A fresh store has nothing cached: the sentences come back from the row, their text from the passage's.
+    const [read] = await createStore(client).passages.byIds(passage.assistantId, [passage.id]);
+    expect(read?.sentences).toEqual(passage.sentences);
+  });
+
+  it("reads rows written in the earlier form, with keys, and with or without each sentence's text", async () => {
+    const passage = await committed("e2", {
+      id: "psg_earlier_form",
       ordinal: 0,
       kind: "pdf_highlight",
       text: "Back up first. Then run the upgrade.",
@@ -49,20 +107,17 @@ describe("stored sentence positions", () => {
       ],
       evidence: { kind: "pdf_highlight" },
       pageStart: 4,
-      pageEnd: 4,
-    };
-    await store.passages.commitDocument(document.id, [passage], { title: "Manual", pages: 5, warnings: [] });
-
-    const [row] = await client.query<{ sentences: string }>(
-      "select sentences::text from passages where id = $1",
-      [passage.id],
-    );
-    expect(JSON.parse(row?.sentences ?? "null")).toEqual([
-      { start: 0, end: 14, spans },
+      pageEnd: 5,
+    });
+    const earlier = [
+      { start: 0, end: 14, spans, text: "Back up first." },
       { start: 15, end: 36, spans },
+    ];
+    await client.query("update passages set sentences = $2::json where id = $1", [
+      passage.id,
+      JSON.stringify(earlier),
     ]);
-    // A fresh store has nothing cached: the sentences come back from the row, their text from the passage's.
-    const [read] = await createStore(client).passages.byIds(assistant.id, [passage.id]);
+    const [read] = await createStore(client).passages.byIds(passage.assistantId, [passage.id]);
     expect(read?.sentences).toEqual(passage.sentences);
   });
 });

@@ -1,9 +1,10 @@
 /** Passages with their sentence positions; a document's passages are committed all at once or not at all. */
 import type { ReferenceKind } from "../../sdk/core/index.ts";
-import type { PassageEvidence, PassageWithSource, StoredPassage, StoredSentence } from "../domain.ts";
+import type { PassageEvidence, PassageWithSource, StoredPassage } from "../domain.ts";
 import { turnOfEventLoop } from "../event-loop.ts";
 import type { ChangeSignal } from "./change-signal.ts";
 import { json } from "./rows.ts";
+import { decodeSentences, encodeSentences } from "./sentence-positions.ts";
 import type { SqlClient, SqlQueryable } from "./sql-client.ts";
 
 interface PassageRow {
@@ -33,27 +34,12 @@ const toPassage = (row: PassageRow): PassageWithSource => ({
   text: row.text,
   heading: row.heading,
   title: row.title,
-  sentences: withText(row.text, json<StoredPosition[]>(row.sentences)),
+  sentences: decodeSentences(row.text, json<unknown[]>(row.sentences)),
   evidence: json<PassageEvidence>(row.evidence),
   pageStart: row.page_start,
   pageEnd: row.page_end,
   fileName: row.file_name,
 });
-
-/**
- * A sentence as stored: its offsets in the passage text and its rects. Its text is the passage's slice
- * (rows written before that was so still carry it); a second copy made a commit a quarter larger.
- */
-type StoredPosition = Omit<StoredSentence, "text"> & { text?: string };
-
-const withText = (text: string, positions: StoredPosition[]): StoredSentence[] =>
-  positions.map((position) => ({
-    ...position,
-    text: position.text ?? text.slice(position.start, position.end),
-  }));
-
-const withoutText = (sentences: readonly StoredSentence[]): StoredPosition[] =>
-  sentences.map(({ text: _text, ...position }) => position);
 
 export interface DocumentOutcome {
   title: string | null;
@@ -198,7 +184,7 @@ async function insertBatch(transaction: SqlQueryable, passages: readonly StoredP
     text: passage.text,
     heading: passage.heading,
     title: passage.title,
-    sentences: withoutText(passage.sentences),
+    sentences: encodeSentences(passage.sentences),
     evidence: passage.evidence,
     page_start: passage.pageStart,
     page_end: passage.pageEnd,
