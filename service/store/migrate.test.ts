@@ -57,4 +57,37 @@ describe("schema migrations on an existing data folder", () => {
     await keys.recordUse("key_1");
     expect((await keys.list("asst_2"))[0]?.last_used_at).toEqual(expect.any(String));
   });
+
+  it("loads an index snapshot saved before snapshots had generations, then replaces it", async () => {
+    // The data folder as 007 left it: parts keyed by assistant and part, 008 not applied.
+    await client.execute(`
+      alter table index_snapshot_parts drop constraint index_snapshot_parts_pkey;
+      alter table index_snapshot_parts drop constraint index_snapshot_parts_assistant_id_fkey;
+      alter table index_snapshot_parts drop column generation;
+      alter table index_snapshots drop column generation;
+      alter table index_snapshot_parts add primary key (assistant_id, part);
+      alter table index_snapshot_parts
+        add foreign key (assistant_id) references index_snapshots (assistant_id) on delete cascade;
+      drop sequence index_snapshot_generation;
+      delete from schema_migrations where name = '008_index_snapshot_generations.sql';
+      insert into assistants (id, name) values ('asst_3', 'Index');
+      insert into index_snapshots (assistant_id, document_ids) values ('asst_3', '["doc_9"]');
+      insert into index_snapshot_parts (assistant_id, part, data) values ('asst_3', 0, '\\x010203'), ('asst_3', 1, '\\x04');
+    `);
+    expect(await migrate(client)).toEqual(["008_index_snapshot_generations.sql"]);
+    const snapshots = createStore(client).snapshots;
+    const loaded = await snapshots.load("asst_3");
+    expect(loaded?.documentIds).toEqual(["doc_9"]);
+    expect([...(loaded?.data ?? [])]).toEqual([1, 2, 3, 4]);
+    expect(
+      await snapshots.save("asst_3", { documentIds: ["doc_9", "doc_10"], data: new Uint8Array([5, 6]) }),
+    ).toBe(true);
+    const replaced = await snapshots.load("asst_3");
+    expect(replaced?.documentIds).toEqual(["doc_9", "doc_10"]);
+    expect([...(replaced?.data ?? [])]).toEqual([5, 6]);
+    const [parts] = await client.query<{ count: number }>(
+      "select count(*)::int as count from index_snapshot_parts",
+    );
+    expect(parts?.count).toBe(1);
+  });
 });

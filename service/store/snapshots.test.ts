@@ -1,14 +1,19 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { temporaryPgliteDir } from "../testing/pglite-template.ts";
 import { servedBefore } from "../testing/served-before.ts";
-import { openStore, type Store } from "./store.ts";
+import { migrate } from "./migrate.ts";
+import { openPglite, type SqlClient } from "./sql-client.ts";
+import { createStore, type Store } from "./store.ts";
 
+let client: SqlClient;
 let store: Store;
 beforeAll(async () => {
-  store = await openStore({ pgliteDir: temporaryPgliteDir("cka-snapshots-") });
+  client = await openPglite(temporaryPgliteDir("cka-snapshots-"));
+  await migrate(client);
+  store = createStore(client);
 });
 afterAll(async () => {
-  await store.close();
+  await client.close();
 });
 
 it("gives back a snapshot larger than one read slice byte for byte", async () => {
@@ -31,4 +36,73 @@ it("lets requests be served while a large snapshot is written and read, between 
   const loading = store.snapshots.load(assistant.id);
   expect(await servedBefore(loading)).toBe(true);
   expect((await loading)?.data.length).toBe(data.length);
+});
+
+const bytesOf = (length: number, seed: number): Uint8Array => {
+  const data = new Uint8Array(length);
+  for (let index = 0; index < length; index++) data[index] = ((index + seed) * 2_654_435_761) >>> 24;
+  return data;
+};
+
+const partRows = async (assistantId: string): Promise<number> => {
+  const [row] = await client.query<{ parts: number }>(
+    "select count(*)::int as parts from index_snapshot_parts where assistant_id = $1",
+    [assistantId],
+  );
+  return row?.parts ?? -1;
+};
+
+it("holds the database only while it makes the new snapshot current, not while its parts are written", async () => {
+  const assistant = await store.assistants.create("Requests during a save");
+  await store.snapshots.save(assistant.id, { documentIds: ["doc_old"], data: bytesOf(3 * 2 ** 20, 1) });
+  let saved = false;
+  const saving = store.snapshots.save(assistant.id, {
+    documentIds: ["doc_new"],
+    data: bytesOf(12 * 2 ** 20, 2),
+  });
+  void saving.then(() => {
+    saved = true;
+  });
+  // Requests that need the database, one after another, while the save goes on.
+  let answeredDuringSave = 0;
+  while (!saved) {
+    const found = await store.assistants.get(assistant.id);
+    expect(found?.id).toBe(assistant.id);
+    if (!saved) answeredDuringSave++;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  expect(await saving).toBe(true);
+  expect(answeredDuringSave).toBeGreaterThanOrEqual(3);
+  const loaded = await store.snapshots.load(assistant.id);
+  expect(loaded?.documentIds).toEqual(["doc_new"]);
+  expect(Buffer.compare(Buffer.from(loaded?.data ?? []), Buffer.from(bytesOf(12 * 2 ** 20, 2)))).toBe(0);
+  // The previous snapshot's parts are gone.
+  expect(await partRows(assistant.id)).toBe(12);
+});
+
+it("keeps one whole snapshot when two saves overlap, and no parts of the other", async () => {
+  const assistant = await store.assistants.create("Overlapping saves");
+  const first = { documentIds: ["doc_1"], data: bytesOf(4 * 2 ** 20 + 5, 3) };
+  const second = { documentIds: ["doc_1", "doc_2"], data: bytesOf(2 * 2 ** 20 + 7, 4) };
+  expect(
+    await Promise.all([
+      store.snapshots.save(assistant.id, first),
+      store.snapshots.save(assistant.id, second),
+    ]),
+  ).toEqual([true, true]);
+  const loaded = await store.snapshots.load(assistant.id);
+  // The second save took the later generation: it is the one kept, whichever finished first.
+  expect(loaded?.documentIds).toEqual(second.documentIds);
+  expect(Buffer.compare(Buffer.from(loaded?.data ?? []), Buffer.from(second.data))).toBe(0);
+  expect(await partRows(assistant.id)).toBe(3);
+});
+
+it("saves nothing for an assistant deleted while its snapshot is written", async () => {
+  const assistant = await store.assistants.create("Deleted during a save");
+  const saving = store.snapshots.save(assistant.id, { documentIds: [], data: bytesOf(8 * 2 ** 20, 5) });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(await store.assistants.remove(assistant.id)).toBe(true);
+  expect(await saving).toBe(false);
+  expect(await partRows(assistant.id)).toBe(0);
+  expect(await store.snapshots.load(assistant.id)).toBeNull();
 });

@@ -14,63 +14,110 @@ export interface IndexSnapshot {
  * One part holds PGlite's thread for ~20-40 ms here; 4 MiB parts held it for ~120 ms each.
  */
 const partBytes = 2 ** 20;
+const partsPerDelete = 8;
 
 // Parts cross the SQL boundary as base64 text: PGlite turned a 1.6 MB Uint8Array parameter into ~150 MB
 // of memory that its WASM heap then kept; the same bytes as base64 cost ~15 MB.
+//
+// A save writes its parts as a new generation, each part in its own statement and outside any transaction,
+// then makes that generation current in a short transaction and deletes the older ones' parts after it:
+// PGlite runs one statement at a time and a transaction holds it to the end, so a save in one transaction
+// kept every request that needs the database waiting for seconds at 100k passages. Generations come from a
+// sequence, so of two processes saving at once the later generation wins whichever flips first. Parts of a
+// save cut off by a failure or a crash are deleted by the next save, whose generation is larger.
 export function createSnapshotStore(db: SqlClient) {
+  async function readOnce(assistantId: string): Promise<IndexSnapshot | null | "changed"> {
+    const [row] = await db.query<{ document_ids: unknown; generation: string; parts: number; bytes: number }>(
+      `select s.document_ids, s.generation::text as generation, count(p.part)::int as parts,
+         coalesce(sum(octet_length(p.data)), 0)::int as bytes
+       from index_snapshots s left join index_snapshot_parts p
+         on p.assistant_id = s.assistant_id and p.generation = s.generation
+       where s.assistant_id = $1 group by s.document_ids, s.generation`,
+      [assistantId],
+    );
+    if (!row) return null;
+    const data = new Uint8Array(row.bytes);
+    let offset = 0;
+    for (let part = 0; part < row.parts; part++) {
+      const [stored] = await db.query<{ data: string }>(
+        `select encode(data, 'base64') as data from index_snapshot_parts
+         where assistant_id = $1 and generation = $2 and part = $3`,
+        [assistantId, row.generation, part],
+      );
+      // A newer generation was made current and this one's parts deleted meanwhile.
+      if (stored === undefined) return "changed";
+      const bytes = Buffer.from(stored.data, "base64");
+      if (offset + bytes.length > data.length) return "changed";
+      data.set(bytes, offset);
+      offset += bytes.length;
+      await turnOfEventLoop();
+    }
+    if (offset !== row.bytes) return "changed";
+    return { documentIds: json<string[]>(row.document_ids), data };
+  }
+
   return {
     async load(assistantId: string): Promise<IndexSnapshot | null> {
-      const [row] = await db.query<{ document_ids: unknown; parts: number; bytes: number }>(
-        `select document_ids, count(p.part)::int as parts, coalesce(sum(octet_length(p.data)), 0)::int as bytes
-         from index_snapshots s left join index_snapshot_parts p using (assistant_id)
-         where s.assistant_id = $1 group by s.document_ids`,
-        [assistantId],
-      );
-      if (!row) return null;
-      const data = new Uint8Array(row.bytes);
-      let offset = 0;
-      for (let part = 0; part < row.parts; part++) {
-        const [stored] = await db.query<{ data: string }>(
-          "select encode(data, 'base64') as data from index_snapshot_parts where assistant_id = $1 and part = $2",
-          [assistantId, part],
-        );
-        const bytes = Buffer.from(stored?.data ?? "", "base64");
-        data.set(bytes, offset);
-        offset += bytes.length;
-        await turnOfEventLoop();
+      // Another process may make a new snapshot current while this one is read: read the new one.
+      for (let attempt = 1; ; attempt++) {
+        const snapshot = await readOnce(assistantId);
+        if (snapshot !== "changed") return snapshot;
+        if (attempt === 3)
+          throw new Error(`index snapshot of ${assistantId} changed while it was read, 3 times`);
       }
-      if (offset !== row.bytes) throw new Error(`index snapshot of ${assistantId} changed while it was read`);
-      return { documentIds: json<string[]>(row.document_ids), data };
     },
     /** Saves the snapshot; false, saving nothing, when the assistant no longer exists (deleted meanwhile). */
     async save(assistantId: string, snapshot: IndexSnapshot): Promise<boolean> {
-      return db.transaction(async (transaction) => {
-        const saved = await transaction.query<{ assistant_id: string }>(
-          `insert into index_snapshots (assistant_id, document_ids)
-           select id, $2::jsonb from assistants where id = $1
-           on conflict (assistant_id) do update set document_ids = excluded.document_ids, created_at = now()
-           returning assistant_id`,
-          [assistantId, JSON.stringify(snapshot.documentIds)],
+      const [next] = await db.query<{ generation: string }>(
+        "select nextval('index_snapshot_generation')::text as generation",
+      );
+      if (next === undefined) throw new Error("the snapshot generation sequence gave no value");
+      const { generation } = next;
+      for (let part = 0; part * partBytes < snapshot.data.length; part++) {
+        const bytes = snapshot.data.subarray(part * partBytes, (part + 1) * partBytes);
+        await db.query(
+          `insert into index_snapshot_parts (assistant_id, generation, part, data)
+           select id, $2, $3, decode($4, 'base64') from assistants where id = $1`,
+          [
+            assistantId,
+            generation,
+            part,
+            Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
+          ],
         );
-        if (saved.length === 0) return false;
-        await transaction.query("delete from index_snapshot_parts where assistant_id = $1", [assistantId]);
-        // A large index takes seconds to write: requests that do not need the database (a search whose
-        // passages are cached) are served between its parts; the others wait for the commit.
         await turnOfEventLoop();
-        for (let part = 0; part * partBytes < snapshot.data.length; part++) {
-          const bytes = snapshot.data.subarray(part * partBytes, (part + 1) * partBytes);
-          await transaction.query(
-            "insert into index_snapshot_parts (assistant_id, part, data) values ($1, $2, decode($3, 'base64'))",
-            [
-              assistantId,
-              part,
-              Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
-            ],
-          );
-          await turnOfEventLoop();
-        }
-        return true;
+      }
+      const current = await db.transaction(async (transaction) => {
+        const [assistant] = await transaction.query<{ id: string }>(
+          "select id from assistants where id = $1 for share",
+          [assistantId],
+        );
+        if (!assistant) return "deleted";
+        const made = await transaction.query<{ assistant_id: string }>(
+          `insert into index_snapshots (assistant_id, document_ids, generation) values ($1, $2::jsonb, $3)
+           on conflict (assistant_id) do update
+             set document_ids = excluded.document_ids, generation = excluded.generation, created_at = now()
+             where index_snapshots.generation < excluded.generation
+           returning assistant_id`,
+          [assistantId, JSON.stringify(snapshot.documentIds), generation],
+        );
+        return made.length > 0 ? "current" : "superseded";
       });
+      if (current === "deleted") return false;
+      // When a save of a later generation was made current first, this one's parts go, not the older ones'.
+      // A few parts per statement: deleting 59 MB at once held the thread for ~200 ms.
+      const gone = current === "current" ? "generation < $2" : "generation = $2";
+      for (;;) {
+        const deleted = await db.query<{ part: number }>(
+          `delete from index_snapshot_parts where (assistant_id, generation, part) in (
+             select assistant_id, generation, part from index_snapshot_parts
+             where assistant_id = $1 and ${gone} limit ${partsPerDelete})
+           returning part`,
+          [assistantId, generation],
+        );
+        if (deleted.length === 0) return true;
+        await turnOfEventLoop();
+      }
     },
   };
 }
