@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { temporaryPgliteDir } from "../testing/pglite-template.ts";
+import { postgresAvailable, startPostgres, type TestPostgres } from "../testing/postgres.ts";
 import { servedBefore } from "../testing/served-before.ts";
 import { migrate } from "./migrate.ts";
-import { openPglite, type SqlClient } from "./sql-client.ts";
+import { openPglite, openPostgres, type SqlClient } from "./sql-client.ts";
 import { createStore, type Store } from "./store.ts";
 
 let client: SqlClient;
@@ -105,4 +106,46 @@ it("saves nothing for an assistant deleted while its snapshot is written", async
   expect(await saving).toBe(false);
   expect(await partRows(assistant.id)).toBe(0);
   expect(await store.snapshots.load(assistant.id)).toBeNull();
+});
+
+describe.skipIf(!postgresAvailable)("snapshots of one assistant saved by two processes on PostgreSQL", () => {
+  let postgres: TestPostgres;
+  const clients: SqlClient[] = [];
+  beforeAll(async () => {
+    postgres = await startPostgres();
+    for (let process = 0; process < 2; process++) {
+      const opened = await openPostgres(postgres.url);
+      await migrate(opened);
+      clients.push(opened);
+    }
+  }, 60_000);
+  afterAll(async () => {
+    for (const opened of clients) await opened.close();
+    postgres?.stop();
+  });
+
+  it("keep the latest whole snapshot and no parts of the others", async () => {
+    const [one, two] = clients.map((opened) => createStore(opened)) as [Store, Store];
+    const assistant = await one.assistants.create("Shared");
+    const saves = Array.from({ length: 6 }, (_, index) => ({
+      documentIds: [`doc_${index}`],
+      data: bytesOf((2 + (index % 3)) * 2 ** 20 + index, 10 + index),
+    }));
+    // Started in order, so each takes a later generation than the one before; they finish in any order.
+    const saved: Promise<boolean>[] = [];
+    for (const [index, snapshot] of saves.entries()) {
+      saved.push((index % 2 === 0 ? one : two).snapshots.save(assistant.id, snapshot));
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
+    expect(await Promise.all(saved)).toEqual(saves.map(() => true));
+    const last = saves.at(-1) as (typeof saves)[number];
+    const loaded = await two.snapshots.load(assistant.id);
+    expect(loaded?.documentIds).toEqual(last.documentIds);
+    expect(Buffer.compare(Buffer.from(loaded?.data ?? []), Buffer.from(last.data))).toBe(0);
+    const [row] = await (clients[0] as SqlClient).query<{ parts: number }>(
+      "select count(*)::int as parts from index_snapshot_parts where assistant_id = $1",
+      [assistant.id],
+    );
+    expect(row?.parts).toBe(Math.ceil(last.data.length / 2 ** 20));
+  }, 60_000);
 });

@@ -15,6 +15,7 @@ export interface IndexSnapshot {
  */
 const partBytes = 2 ** 20;
 const partsPerDelete = 8;
+const foreignKeyViolation = "23503";
 
 // Parts cross the SQL boundary as base64 text: PGlite turned a 1.6 MB Uint8Array parameter into ~150 MB
 // of memory that its WASM heap then kept; the same bytes as base64 cost ~15 MB.
@@ -56,6 +57,75 @@ export function createSnapshotStore(db: SqlClient) {
     return { documentIds: json<string[]>(row.document_ids), data };
   }
 
+  /** Writes the parts of `generation`, then makes it current unless a later one already is. */
+  async function writeAndFlip(
+    assistantId: string,
+    generation: string,
+    snapshot: IndexSnapshot,
+  ): Promise<"current" | "superseded" | "deleted"> {
+    for (let part = 0; part * partBytes < snapshot.data.length; part++) {
+      const bytes = snapshot.data.subarray(part * partBytes, (part + 1) * partBytes);
+      try {
+        await db.query(
+          `insert into index_snapshot_parts (assistant_id, generation, part, data)
+           select id, $2, $3, decode($4, 'base64') from assistants where id = $1`,
+          [
+            assistantId,
+            generation,
+            part,
+            Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
+          ],
+        );
+      } catch (error) {
+        // PostgreSQL: the assistant was deleted between the select and the insert's key check.
+        if ((error as { code?: unknown }).code === foreignKeyViolation) return "deleted";
+        throw error;
+      }
+      await turnOfEventLoop();
+    }
+    return db.transaction(async (transaction) => {
+      const [assistant] = await transaction.query<{ id: string }>(
+        "select id from assistants where id = $1 for share",
+        [assistantId],
+      );
+      if (!assistant) return "deleted";
+      const made = await transaction.query<{ assistant_id: string }>(
+        `insert into index_snapshots (assistant_id, document_ids, generation) values ($1, $2::jsonb, $3)
+         on conflict (assistant_id) do update
+           set document_ids = excluded.document_ids, generation = excluded.generation, created_at = now()
+           where index_snapshots.generation < excluded.generation
+         returning assistant_id`,
+        [assistantId, JSON.stringify(snapshot.documentIds), generation],
+      );
+      return made.length > 0 ? "current" : "superseded";
+    });
+  }
+
+  /**
+   * Deletes the assistant's parts that `which` selects, a few per statement (59 MB at once held the thread
+   * for ~200 ms). Another process may be deleting the same rows: a statement that waited for its locks finds
+   * them gone, so the loop ends only when none is left.
+   */
+  async function deleteParts(assistantId: string, which: string, generation: string): Promise<void> {
+    for (;;) {
+      const deleted = await db.query<{ part: number }>(
+        `delete from index_snapshot_parts where (assistant_id, generation, part) in (
+           select assistant_id, generation, part from index_snapshot_parts
+           where assistant_id = $1 and ${which} limit ${partsPerDelete})
+         returning part`,
+        [assistantId, generation],
+      );
+      if (deleted.length === 0) {
+        const [left] = await db.query<{ left: boolean }>(
+          `select exists (select 1 from index_snapshot_parts where assistant_id = $1 and ${which}) as left`,
+          [assistantId, generation],
+        );
+        if (!left?.left) return;
+      }
+      await turnOfEventLoop();
+    }
+  }
+
   return {
     async load(assistantId: string): Promise<IndexSnapshot | null> {
       // Another process may make a new snapshot current while this one is read: read the new one.
@@ -73,51 +143,27 @@ export function createSnapshotStore(db: SqlClient) {
       );
       if (next === undefined) throw new Error("the snapshot generation sequence gave no value");
       const { generation } = next;
-      for (let part = 0; part * partBytes < snapshot.data.length; part++) {
-        const bytes = snapshot.data.subarray(part * partBytes, (part + 1) * partBytes);
-        await db.query(
-          `insert into index_snapshot_parts (assistant_id, generation, part, data)
-           select id, $2, $3, decode($4, 'base64') from assistants where id = $1`,
-          [
-            assistantId,
-            generation,
-            part,
-            Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64"),
-          ],
-        );
-        await turnOfEventLoop();
+      let current: "current" | "superseded" | "deleted";
+      try {
+        current = await writeAndFlip(assistantId, generation, snapshot);
+      } catch (error) {
+        // The parts written so far go now rather than with a next save, which may never come.
+        await deleteParts(assistantId, "generation = $2", generation).catch((cleanup: unknown) => {
+          throw new AggregateError(
+            [error, cleanup],
+            "index snapshot save failed, and so did removing its parts",
+          );
+        });
+        throw error;
       }
-      const current = await db.transaction(async (transaction) => {
-        const [assistant] = await transaction.query<{ id: string }>(
-          "select id from assistants where id = $1 for share",
-          [assistantId],
-        );
-        if (!assistant) return "deleted";
-        const made = await transaction.query<{ assistant_id: string }>(
-          `insert into index_snapshots (assistant_id, document_ids, generation) values ($1, $2::jsonb, $3)
-           on conflict (assistant_id) do update
-             set document_ids = excluded.document_ids, generation = excluded.generation, created_at = now()
-             where index_snapshots.generation < excluded.generation
-           returning assistant_id`,
-          [assistantId, JSON.stringify(snapshot.documentIds), generation],
-        );
-        return made.length > 0 ? "current" : "superseded";
-      });
       if (current === "deleted") return false;
       // When a save of a later generation was made current first, this one's parts go, not the older ones'.
-      // A few parts per statement: deleting 59 MB at once held the thread for ~200 ms.
-      const gone = current === "current" ? "generation < $2" : "generation = $2";
-      for (;;) {
-        const deleted = await db.query<{ part: number }>(
-          `delete from index_snapshot_parts where (assistant_id, generation, part) in (
-             select assistant_id, generation, part from index_snapshot_parts
-             where assistant_id = $1 and ${gone} limit ${partsPerDelete})
-           returning part`,
-          [assistantId, generation],
-        );
-        if (deleted.length === 0) return true;
-        await turnOfEventLoop();
-      }
+      await deleteParts(
+        assistantId,
+        current === "current" ? "generation < $2" : "generation = $2",
+        generation,
+      );
+      return true;
     },
   };
 }

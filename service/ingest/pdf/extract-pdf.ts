@@ -189,7 +189,10 @@ export async function extractPdf(bytes: Uint8Array, options: ExtractPdfOptions):
   const reading = await openPdfReading(bytes, options);
   try {
     let pagesDone = 0;
-    await reading.readPages(0, reading.pageCount, () => options.onProgress?.(++pagesDone, reading.pageCount));
+    const { done } = await reading.readPages(0, reading.pageCount, () =>
+      options.onProgress?.(++pagesDone, reading.pageCount),
+    );
+    await done;
     return assembleExtraction(reading, await reading.pages());
   } finally {
     await reading.close();

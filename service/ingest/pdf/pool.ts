@@ -290,7 +290,8 @@ export function createPdfExtractorPool(options: PdfExtractorPoolOptions = {}): P
           return;
         case "pages": {
           const range = answered(reader, message.first);
-          if (range !== undefined) reader.pagesDone -= range.end - range.first;
+          if (range === undefined) break;
+          reader.pagesDone -= range.end - range.first;
           if (job.owner !== null) {
             post(job.owner, { type: "adopt", id: job.id, data: message.data }, [
               message.data.buffer as ArrayBuffer,
