@@ -24,8 +24,8 @@ const foreignKeyViolation = "23503";
 // then makes that generation current in a short transaction and deletes the older ones' parts after it:
 // PGlite runs one statement at a time and a transaction holds it to the end, so a save in one transaction
 // kept every request that needs the database waiting for seconds at 100k passages. Generations come from a
-// sequence, so of two processes saving at once the later generation wins whichever flips first. Parts of a
-// save cut off by a failure or a crash are deleted by the next save, whose generation is larger.
+// sequence, so of two processes saving at once the later generation wins whichever flips first. A save that
+// fails removes its parts; those of a save cut off by a crash go with the next save, whose generation is larger.
 export function createSnapshotStore(db: SqlClient) {
   async function readOnce(assistantId: string): Promise<IndexSnapshot | null | "changed"> {
     const [row] = await db.query<{ document_ids: unknown; generation: string; parts: number; bytes: number }>(
