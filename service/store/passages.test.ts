@@ -34,8 +34,8 @@ describe("stored sentence positions", () => {
 
   async function committed(
     sha256: string,
-    passage: Omit<StoredPassage, "assistantId" | "datasourceId" | "documentId">,
-  ) {
+    passage: Pick<StoredPassage, "id" | "text" | "sentences">,
+  ): Promise<StoredPassage> {
     const assistant = await store.assistants.create("Manual");
     const datasource = await store.assistants.datasource(assistant.id, "default");
     const { document } = await store.documents.add({
@@ -46,8 +46,15 @@ describe("stored sentence positions", () => {
       bytes: 1,
     });
     await store.documents.claimNext();
-    const stored = {
+    const stored: StoredPassage = {
       ...passage,
+      ordinal: 0,
+      kind: "pdf_highlight",
+      heading: "Upgrading",
+      title: "Manual",
+      evidence: { kind: "pdf_highlight" },
+      pageStart: 4,
+      pageEnd: 5,
       assistantId: assistant.id,
       datasourceId: datasource.id,
       documentId: document.id,
@@ -59,19 +66,12 @@ describe("stored sentence positions", () => {
   it("keeps each sentence's offsets and rects compactly, not a second copy of its text", async () => {
     const passage = await committed("e1", {
       id: "psg_positions",
-      ordinal: 0,
-      kind: "pdf_highlight",
       text: "Back up first. Then run the upgrade. Done.",
-      heading: "Upgrading",
-      title: "Manual",
       sentences: [
         { text: "Back up first.", start: 0, end: 14, spans: spans.slice(0, 1) },
         { text: "Then run the upgrade.", start: 15, end: 36, spans },
         { text: "Done.", start: 37, end: 42 },
       ],
-      evidence: { kind: "pdf_highlight" },
-      pageStart: 4,
-      pageEnd: 5,
     });
 
     const [row] = await client.query<{ sentences: string }>(
@@ -96,18 +96,11 @@ describe("stored sentence positions", () => {
   it("reads rows written in the earlier form, with keys, and with or without each sentence's text", async () => {
     const passage = await committed("e2", {
       id: "psg_earlier_form",
-      ordinal: 0,
-      kind: "pdf_highlight",
       text: "Back up first. Then run the upgrade.",
-      heading: "Upgrading",
-      title: "Manual",
       sentences: [
         { text: "Back up first.", start: 0, end: 14, spans },
         { text: "Then run the upgrade.", start: 15, end: 36, spans },
       ],
-      evidence: { kind: "pdf_highlight" },
-      pageStart: 4,
-      pageEnd: 5,
     });
     const earlier = [
       { start: 0, end: 14, spans, text: "Back up first." },

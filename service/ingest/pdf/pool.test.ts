@@ -25,6 +25,30 @@ const standIn = (settings: string): URL => {
   return new URL(`data:text/javascript,${encodeURIComponent(`import ${JSON.stringify(script.href)};`)}`);
 };
 
+/**
+ * A two-thread pool on the stand-in worker, given `settings(flag)` with a flag file in a scratch folder;
+ * no range is read before both threads are up, so a helper joins. Gives the pool and the flag folder's names.
+ */
+async function withTwoThreadStandIn(
+  settings: (flag: (name: string) => string) => string,
+  use: (pool: ReturnType<typeof createPdfExtractorPool>, flags: () => Promise<string[]>) => Promise<void>,
+): Promise<void> {
+  const scratch = await scratchFolder();
+  const threads = await scratchFolder();
+  const flag = (name: string): string => path.join(scratch.folder, name);
+  const pool = createPdfExtractorPool({
+    size: 2,
+    workerUrl: standIn(`${settings(flag)}&started=${threads.folder}&threads=2`),
+  });
+  try {
+    await use(pool, () => readdir(scratch.folder));
+  } finally {
+    await pool.close();
+    await scratch.remove();
+    await threads.remove();
+  }
+}
+
 describe("the PDF extractor pool", () => {
   const pool = createPdfExtractorPool({ size: 2 });
   afterAll(async () => {
@@ -124,72 +148,44 @@ describe("a crashing extractor worker", () => {
   });
 
   it("costs a helper's pages only a second reading: every page ends up in the document once", async () => {
-    const scratch = await scratchFolder();
-    const threads = await scratchFolder();
-    const pool = createPdfExtractorPool({
-      size: 2,
-      workerUrl: standIn(
-        `crashHelperOnce=${path.join(scratch.folder, "crashed")}&started=${threads.folder}&threads=2`,
-      ),
-    });
-    try {
-      const progress: number[] = [];
-      const result = await pool.extract(new Uint8Array(400), {
-        ocr: false,
-        onProgress: (done) => progress.push(done),
-      });
-      expect(await readdir(scratch.folder)).toEqual(["crashed"]);
-      expect(result).toMatchObject({ pageCount: 400, pages: everyPage(400) });
-      expect(progress.at(-1)).toBe(400);
-    } finally {
-      await pool.close();
-      await scratch.remove();
-      await threads.remove();
-    }
+    await withTwoThreadStandIn(
+      (flag) => `crashHelperOnce=${flag("crashed")}`,
+      async (pool, flags) => {
+        const progress: number[] = [];
+        const result = await pool.extract(new Uint8Array(400), {
+          ocr: false,
+          onProgress: (done) => progress.push(done),
+        });
+        expect(await flags()).toEqual(["crashed"]);
+        expect(result).toMatchObject({ pageCount: 400, pages: everyPage(400) });
+        expect(progress.at(-1)).toBe(400);
+      },
+    );
   });
 
   it("costs a helper's failed range only a second reading, by the owner", async () => {
-    const scratch = await scratchFolder();
-    const threads = await scratchFolder();
-    const pool = createPdfExtractorPool({
-      size: 2,
-      workerUrl: standIn(
-        `failHelperOnce=${path.join(scratch.folder, "failed")}&started=${threads.folder}&threads=2`,
-      ),
-    });
-    try {
-      const result = await pool.extract(new Uint8Array(400), { ocr: false });
-      expect(await readdir(scratch.folder)).toEqual(["failed"]);
-      expect(result).toMatchObject({ pageCount: 400, pages: everyPage(400) });
-    } finally {
-      await pool.close();
-      await scratch.remove();
-      await threads.remove();
-    }
+    await withTwoThreadStandIn(
+      (flag) => `failHelperOnce=${flag("failed")}`,
+      async (pool, flags) => {
+        const result = await pool.extract(new Uint8Array(400), { ocr: false });
+        expect(await flags()).toEqual(["failed"]);
+        expect(result).toMatchObject({ pageCount: 400, pages: everyPage(400) });
+      },
+    );
   });
 
   it("reads the next ranges while one waits for OCR, and a crash after that loses no page", async () => {
-    const scratch = await scratchFolder();
-    const threads = await scratchFolder();
-    const pool = createPdfExtractorPool({
-      size: 2,
-      workerUrl: standIn(
-        `holdFirstRangeMs=2000&crashHelperOnce=${path.join(scratch.folder, "crashed")}&crashAtRead=3` +
-          `&started=${threads.folder}&threads=2`,
-      ),
-    });
-    try {
-      const result = await pool.extract(new Uint8Array(400), { ocr: false });
-      expect(await readdir(scratch.folder)).toEqual(["crashed"]);
-      // The helper answered its second range before its first, then died holding the first and its third.
-      expect(result).toMatchObject({ pageCount: 400, pages: everyPage(400) });
-      const { answered } = result as unknown as { answered: number[] };
-      expect(answered.indexOf(0)).toBeGreaterThan(0);
-    } finally {
-      await pool.close();
-      await scratch.remove();
-      await threads.remove();
-    }
+    await withTwoThreadStandIn(
+      (flag) => `holdFirstRangeMs=2000&crashHelperOnce=${flag("crashed")}&crashAtRead=3`,
+      async (pool, flags) => {
+        const result = await pool.extract(new Uint8Array(400), { ocr: false });
+        expect(await flags()).toEqual(["crashed"]);
+        // The helper answered its second range before its first, then died holding the first and its third.
+        expect(result).toMatchObject({ pageCount: 400, pages: everyPage(400) });
+        const { answered } = result as unknown as { answered: number[] };
+        expect(answered.indexOf(0)).toBeGreaterThan(0);
+      },
+    );
   });
 
   it("rejects a document two workers are reading when the pool closes", async () => {
