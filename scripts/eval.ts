@@ -6,7 +6,6 @@ import { type AnswerState, ragResponseSchema, reduceAnswerText } from "../sdk/co
 import { createAdminClient } from "../service/cli/admin-client.ts";
 import { ingestFiles } from "../service/cli/ingest-command.ts";
 import { spawnService } from "../service/testing/spawn-service.ts";
-import { oracleCounts, runOracle } from "./eval-oracle.ts";
 import {
   citedReferences,
   firstRelevantRank,
@@ -36,26 +35,11 @@ function refusalCurve(rows: readonly SupportRow[]) {
   });
 }
 
-interface EvalRow extends SupportRow {
-  id: string;
-  followUp: boolean;
-  question: string;
-  ragRank: number | null;
-  citationHit: boolean;
-  citedOnPage: number;
-  cited: number;
-  quotes: { page: number | null; doc: string; quote: string }[];
-  ragMs: number;
-  askMs: number;
-  firstLineMs: number | null;
-}
-
 const { values } = parseArgs({
   options: {
     eval: { type: "string", default: resolve(import.meta.dirname, "../../shared/eval") },
     out: { type: "string", default: "eval-results" },
     "refusal-threshold": { type: "string" },
-    oracle: { type: "boolean", default: false },
   },
 });
 
@@ -88,7 +72,7 @@ try {
     "Content-Type": "application/json",
   };
   const sessions = new Map<string, string>();
-  const rows: EvalRow[] = [];
+  const rows = [];
   for (const item of items) {
     const ragStarted = performance.now();
     const ragResponse = await fetch(`${service.url}/external/v1/assistants/${assistant.id}/rag`, {
@@ -147,38 +131,13 @@ try {
     });
   }
 
-  const share = (part: number, whole: number) => (whole ? Math.round((part / whole) * 1000) / 1000 : 0);
-  const askMetrics = (selected: readonly EvalRow[]) => {
-    const answerable = selected.filter((row) => row.type === "answerable");
-    const unanswerable = selected.filter((row) => row.type === "unanswerable");
-    const answered = answerable.filter((row) => !row.refused);
-    return {
-      citation_hit: share(answerable.filter((row) => row.citationHit).length, answerable.length),
-      citation_hit_follow_ups: share(
-        answerable.filter((row) => row.followUp && row.citationHit).length,
-        answerable.filter((row) => row.followUp).length,
-      ),
-      citation_precision: share(
-        answered.reduce((sum, row) => sum + row.citedOnPage, 0),
-        answered.reduce((sum, row) => sum + row.cited, 0),
-      ),
-      false_refusals: share(answerable.filter((row) => row.refused).length, answerable.length),
-      refusal_recall: share(unanswerable.filter((row) => row.refused).length, unanswerable.length),
-    };
-  };
-  // Parameters are fitted on the odd ids and reported on the even ones as well.
-  const isOdd = (row: { id: string }) => Number(row.id.replace(/\D/g, "")) % 2 === 1;
   const answerable = rows.filter((row) => row.type === "answerable");
   const standalone = answerable.filter((row) => !row.followUp);
+  const unanswerable = rows.filter((row) => row.type === "unanswerable");
+  const share = (part: number, whole: number) => (whole ? Math.round((part / whole) * 1000) / 1000 : 0);
   const hitAt = (list: typeof answerable, k: number) =>
     share(list.filter((row) => row.ragRank !== null && row.ragRank <= k).length, list.length);
-  const documents = [...new Set(items.flatMap((item) => (item.doc ? [item.doc] : [])))];
-  const oracle = values.oracle
-    ? await runOracle(
-        items,
-        documents.map((doc) => join(evalDir, "pdfs", doc)),
-      )
-    : null;
+  const answered = answerable.filter((row) => !row.refused);
   const metrics = {
     items: rows.length,
     rag: {
@@ -199,20 +158,19 @@ try {
         answerable.length,
       ),
     },
-    ask: askMetrics(rows),
-    halves: {
-      odd_ids: askMetrics(rows.filter(isOdd)),
-      even_ids: askMetrics(rows.filter((row) => !isOdd(row))),
+    ask: {
+      citation_hit: share(answerable.filter((row) => row.citationHit).length, answerable.length),
+      citation_hit_follow_ups: share(
+        answerable.filter((row) => row.followUp && row.citationHit).length,
+        answerable.filter((row) => row.followUp).length,
+      ),
+      citation_precision: share(
+        answered.reduce((sum, row) => sum + row.citedOnPage, 0),
+        answered.reduce((sum, row) => sum + row.cited, 0),
+      ),
+      false_refusals: share(answerable.filter((row) => row.refused).length, answerable.length),
+      refusal_recall: share(unanswerable.filter((row) => row.refused).length, unanswerable.length),
     },
-    ...(oracle
-      ? {
-          oracle: {
-            all: oracleCounts(oracle),
-            odd_ids: oracleCounts(oracle.filter(isOdd)),
-            even_ids: oracleCounts(oracle.filter((row) => !isOdd(row))),
-          },
-        }
-      : {}),
     latency_ms: {
       rag_p50: percentile(
         rows.map((row) => row.ragMs),
@@ -241,7 +199,7 @@ try {
   };
   mkdirSync(values.out, { recursive: true });
   const file = join(values.out, "eval-latest.json");
-  writeFileSync(file, JSON.stringify({ metrics, rows, ...(oracle ? { oracle } : {}) }, null, 2));
+  writeFileSync(file, JSON.stringify({ metrics, rows }, null, 2));
   console.log(JSON.stringify(metrics, null, 2));
   console.log(`rows written to ${file}`);
 } finally {

@@ -1,6 +1,6 @@
 /** The service's own records, as the domain functions and the store exchange them. */
 import type { PdfSpan, ReferenceKind } from "../sdk/core/index.ts";
-import type { BlockEvidence, SentenceOpens } from "./ingest/types.ts";
+import type { BlockEvidence } from "./ingest/types.ts";
 
 export interface StoredSentence {
   text: string;
@@ -8,8 +8,6 @@ export interface StoredSentence {
   start: number;
   end: number;
   spans?: PdfSpan[];
-  /** Set on the first sentence of a paragraph, list item or code display (rows stored before it have none). */
-  opens?: SentenceOpens;
 }
 
 export type PassageEvidence = BlockEvidence | { kind: "pdf_highlight" };

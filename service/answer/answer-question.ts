@@ -7,14 +7,14 @@ import type {
   TechnicalityLevel,
 } from "../../sdk/core/index.ts";
 import { randomId } from "../ids.ts";
-import type { Retriever } from "../index/types.ts";
+import type { Bm25Index } from "../index/bm25-index.ts";
 import type { PdfTokens } from "../pdf/pdf-token.ts";
 import type { Store } from "../store/store.ts";
+import { expectedAnswer } from "./answer-type.ts";
 import type { AnswerEngine } from "./engine.ts";
 import { nearbyTopics, refusalText } from "./extractive-engine.ts";
-import { analyzeQuestion } from "./question-analysis.ts";
+import { questionTerms } from "./question-terms.ts";
 import { buildReference } from "./references.ts";
-import { inverseDocumentFrequency, retrieve } from "./retrieve.ts";
 import { unknownNames } from "./specific-names.ts";
 
 export interface AskInput {
@@ -28,7 +28,7 @@ export interface AskInput {
 
 export interface AskDependencies {
   store: Store;
-  index: Retriever;
+  index: Bm25Index;
   tokens: PdfTokens;
   engine: AnswerEngine;
 }
@@ -38,6 +38,14 @@ const historyTurns = 3;
 
 /** Passages read per question: enough for the answer to be among them, few enough to stay fast. */
 const passagesRead = 12;
+
+export function inverseDocumentFrequency(index: Bm25Index) {
+  const count = index.size;
+  return (term: string) => {
+    const frequency = index.documentFrequency(term);
+    return Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5));
+  };
+}
 
 /**
  * Holds nothing across a `yield` but the engine's own work (no transaction, no lock), and saves the
@@ -54,20 +62,21 @@ export async function* answerQuestion(
   yield { type: "status", stage: "retrieving", message: "Searching the sources" };
 
   const history = await store.sessions.recentTurns(input.assistantId, input.session, historyTurns);
-  const question = analyzeQuestion(input.message, history);
-  const ranked = await retrieve(index, store.passages, {
-    assistantId: input.assistantId,
-    terms: question.terms,
-    limit: passagesRead,
-    favour: question.previousCited,
-  });
+  const question = questionTerms(input.message, history.at(-1)?.searchQuery ?? null);
+  const hits = index.searchTerms(question.terms, { limit: passagesRead });
   yield {
     type: "activity",
     name: "search",
-    detail: { query: input.message, follow_up: question.followUp, passages: ranked.length },
+    detail: { query: input.message, follow_up: question.followUp, passages: hits.length },
   };
 
-  yield { type: "status", stage: "reading", message: `Reading ${ranked.length} passages` };
+  yield { type: "status", stage: "reading", message: `Reading ${hits.length} passages` };
+  const passages = await store.passages.byIds(
+    input.assistantId,
+    hits.map((hit) => hit.id),
+  );
+  const scoreOf = new Map(hits.map((hit) => [hit.id, hit.score]));
+  const ranked = passages.map((passage) => ({ passage, score: scoreOf.get(passage.id) ?? 0 }));
 
   yield { type: "status", stage: "composing", message: "Choosing the sentences that answer" };
   const missingNames = unknownNames(input.message, (term) => index.documentFrequency(term));
@@ -75,12 +84,14 @@ export async function* answerQuestion(
     missingNames.length > 0
       ? []
       : dependencies.engine.compose({
-          question,
+          message: input.message,
           history,
           ranked,
+          terms: question.terms,
           idf: inverseDocumentFrequency(index),
           detail: input.detail,
           technicality: input.technicality,
+          expected: expectedAnswer(input.message),
           signal,
         });
 
@@ -130,6 +141,6 @@ export async function* answerQuestion(
     type: "done",
     id_message: messageId,
     refusal,
-    usage: { passages_read: ranked.length, ms: Math.round(performance.now() - started) },
+    usage: { passages_read: passages.length, ms: Math.round(performance.now() - started) },
   };
 }

@@ -1,8 +1,9 @@
 /** What an answer engine is: passages and a question in, verified claims out (none means a refusal). */
 import type { DetailLevel, TechnicalityLevel } from "../../sdk/core/index.ts";
 import type { PassageWithSource } from "../domain.ts";
+import type { WeightedTerm } from "../index/analyzer.ts";
 import type { Turn } from "../store/sessions.ts";
-import type { QuestionAnalysis } from "./question-analysis.ts";
+import type { ExpectedAnswer } from "./answer-type.ts";
 import type { CitedSpan } from "./references.ts";
 
 export interface RankedPassage {
@@ -13,18 +14,20 @@ export interface RankedPassage {
 export interface ComposedClaim {
   span: CitedSpan;
   text: string;
-  /** How much of what the question asks the cited text (with its heading and passage) covers, 0–1. */
+  /** How much of what the question asks the cited text (with its heading and neighbours) covers, 0–1. */
   support: number;
 }
 
 export interface EngineRequest {
-  question: QuestionAnalysis;
+  message: string;
   /** Earlier turns of the session, oldest first. */
   history: readonly Turn[];
   ranked: readonly RankedPassage[];
+  terms: readonly WeightedTerm[];
   idf: (term: string) => number;
   detail: DetailLevel;
   technicality: TechnicalityLevel;
+  expected: ExpectedAnswer;
   signal?: AbortSignal;
 }
 

@@ -1,34 +1,24 @@
 /** The default answer engine: picks the sentences of retrieved passages that answer the question, never inventing text. */
 import type { DetailLevel, TechnicalityLevel } from "../../sdk/core/index.ts";
-import { analyze } from "../index/analyzer.ts";
-import { gives, satisfies } from "./answer-type.ts";
-import { type AnswerUnit, answerUnits } from "./answer-units.ts";
+import { analyze, type WeightedTerm } from "../index/analyzer.ts";
+import { type ExpectedAnswer, satisfies } from "./answer-type.ts";
 import type { AnswerEngine, ComposedClaim, RankedPassage } from "./engine.ts";
-import type { QuestionAnalysis } from "./question-analysis.ts";
 
 export interface Composition {
   claims: ComposedClaim[];
   refusal: boolean;
   bestSupport: number;
-  /** Every unit considered, best first (for the evaluation's ceiling report). */
-  considered: ScoredUnit[];
 }
 
 export interface EngineSettings {
   /** Below this support the answer is a refusal (calibrated on the dev QA set; see the issue notes). */
   refusalThreshold: number;
-  /** Credit for a query term found in the heading or elsewhere in the passage rather than the unit itself. */
+  /** Credit for a query term found in the heading or an adjacent sentence rather than the sentence itself. */
   contextCredit: number;
-  /** Weight of the passage's retrieval score in a unit's score. */
+  /** Weight of the passage's retrieval score in a sentence's score. */
   passageWeight: number;
-  /** A further claim must score at least this fraction of the best one. */
+  /** A further claim must score at least this fraction of the best one (no padding). */
   relativeFloor: number;
-  /** Credit for a unit that holds the kind of answer asked for (a command, a number, a date, a verdict). */
-  answerCredit: number;
-  /** Cost of a lead's plain continuation (the next sentence of its paragraph), which must earn its place. */
-  sentenceCost: number;
-  /** A further claim must cover at least this share of the question's weight that earlier claims leave. */
-  newCoverage: number;
 }
 
 export const defaultEngineSettings: EngineSettings = {
@@ -36,9 +26,6 @@ export const defaultEngineSettings: EngineSettings = {
   contextCredit: 0.35,
   passageWeight: 0.25,
   relativeFloor: 0.7,
-  answerCredit: 0.05,
-  sentenceCost: 0.04,
-  newCoverage: 0.25,
 };
 
 const claimCounts: Record<DetailLevel, { min: number; max: number }> = {
@@ -47,13 +34,12 @@ const claimCounts: Record<DetailLevel, { min: number; max: number }> = {
   DETAILED: { min: 1, max: 8 },
 };
 
-export interface ScoredUnit extends AnswerUnit {
+interface Candidate {
   passageIndex: number;
+  sentence: number;
   terms: Set<string>;
-  text: string;
+  coverage: number;
   support: number;
-  /** The unit holds the kind of answer asked for (a command, a number, a date, a verdict). */
-  answers: boolean;
   score: number;
 }
 
@@ -67,119 +53,98 @@ function technicalityBonus(text: string, level: TechnicalityLevel): number {
   return 0;
 }
 
-const collapse = (text: string) => text.replace(/\s+/g, " ").trim();
-
-/** Scores every unit of every ranked passage against the question. */
-export function scoreUnits(
-  ranked: readonly RankedPassage[],
-  question: QuestionAnalysis,
-  idf: (term: string) => number,
-  technicality: TechnicalityLevel,
-  settings: EngineSettings = defaultEngineSettings,
-): ScoredUnit[] {
-  const weights = new Map(question.terms.map((term) => [term.term, term.weight * idf(term.term)]));
-  const total = [...weights.values()].reduce((sum, weight) => sum + weight, 0);
-  if (total === 0 || ranked.length === 0) return [];
-  const topScore = ranked[0]!.score || 1;
-  const scored: ScoredUnit[] = [];
-  ranked.forEach(({ passage, score }, passageIndex) => {
-    const sentenceTerms = passage.sentences.map((sentence) => new Set(analyze(sentence.text)));
-    const contextTerms = new Set([
-      ...analyze(passage.heading),
-      ...sentenceTerms.flatMap((terms) => [...terms]),
-    ]);
-    for (const unit of answerUnits(passage.sentences)) {
-      const terms = new Set(sentenceTerms.slice(unit.first, unit.last + 1).flatMap((set) => [...set]));
-      let own = 0;
-      let context = 0;
-      for (const [term, weight] of weights) {
-        if (terms.has(term)) own += weight;
-        else if (contextTerms.has(term)) context += weight;
-      }
-      const text = passage.sentences
-        .slice(unit.first, unit.last + 1)
-        .map((sentence) => sentence.text)
-        .join(" ");
-      // A date or quantity question is not answered by a unit that holds none.
-      const typeFactor = satisfies(text, question.expected) ? 1 : 0.5;
-      const support = typeFactor * Math.min(1, (own + settings.contextCredit * context) / total);
-      const answers = gives(text, question.expected, question.yesNo);
-
-      scored.push({
-        ...unit,
-        passageIndex,
-        terms,
-        text,
-        support,
-        answers,
-        score:
-          support +
-          (answers ? settings.answerCredit : 0) -
-          (unit.kind === "continued" ? settings.sentenceCost : 0) +
-          settings.passageWeight * (score / topScore) +
-          technicalityBonus(text, technicality),
-      });
-    }
-  });
-  return scored.sort((a, b) => b.score - a.score);
-}
-
-function overlaps(a: ScoredUnit, b: ScoredUnit): boolean {
-  return a.passageIndex === b.passageIndex && a.first <= b.last && b.first <= a.last;
+function overlap(a: Set<string>, b: Set<string>): number {
+  let shared = 0;
+  for (const term of a) if (b.has(term)) shared += 1;
+  return shared / Math.max(1, Math.min(a.size, b.size));
 }
 
 export function composeAnswer(
   ranked: readonly RankedPassage[],
-  question: QuestionAnalysis,
+  query: readonly WeightedTerm[],
   idf: (term: string) => number,
-  options: { detail: DetailLevel; technicality: TechnicalityLevel; settings?: EngineSettings },
+  options: {
+    detail: DetailLevel;
+    technicality: TechnicalityLevel;
+    expected?: ExpectedAnswer;
+    settings?: EngineSettings;
+  },
 ): Composition {
   const settings = options.settings ?? defaultEngineSettings;
-  const previousAnswer = collapse(question.previousAnswer);
-  const repeated = (unit: ScoredUnit) =>
-    previousAnswer !== "" &&
-    previousAnswer.includes(collapse(ranked[unit.passageIndex]!.passage.sentences[unit.lead]!.text));
-  const considered = scoreUnits(ranked, question, idf, options.technicality, settings);
-  const best = considered[0];
+  const weights = new Map(query.map((term) => [term.term, term.weight * idf(term.term)]));
+  const total = [...weights.values()].reduce((sum, weight) => sum + weight, 0);
+  if (total === 0 || ranked.length === 0) return { claims: [], refusal: true, bestSupport: 0 };
+
+  const topScore = ranked[0]!.score || 1;
+  const candidates: Candidate[] = [];
+  ranked.forEach(({ passage, score }, passageIndex) => {
+    const sentenceTerms = passage.sentences.map((sentence) => new Set(analyze(sentence.text)));
+    const headingTerms = new Set(analyze(passage.heading));
+    const passageTerms = new Set(sentenceTerms.flatMap((terms) => [...terms]));
+    sentenceTerms.forEach((terms, sentence) => {
+      let own = 0;
+      let context = 0;
+      for (const [term, weight] of weights) {
+        if (terms.has(term)) own += weight;
+        else if (headingTerms.has(term) || passageTerms.has(term)) context += weight;
+      }
+      const coverage = own / total;
+      const text = passage.sentences[sentence]!.text;
+      const withNext = `${text} ${passage.sentences[sentence + 1]?.text ?? ""}`;
+      // A date or quantity question is not answered by a sentence that holds none.
+      const typeFactor = satisfies(withNext, options.expected ?? null) ? 1 : 0.5;
+      const support = typeFactor * Math.min(1, coverage + (settings.contextCredit * context) / total);
+      candidates.push({
+        passageIndex,
+        sentence,
+        terms,
+        coverage,
+        support,
+        score:
+          support +
+          settings.passageWeight * (score / topScore) +
+          technicalityBonus(text, options.technicality),
+      });
+    });
+  });
+  candidates.sort((a, b) => b.score - a.score);
+  const best = candidates[0];
   if (!best || best.support < settings.refusalThreshold) {
-    return { claims: [], refusal: true, bestSupport: best?.support ?? 0, considered };
+    return { claims: [], refusal: true, bestSupport: best?.support ?? 0 };
   }
 
-  const weights = new Map(question.terms.map((term) => [term.term, term.weight * idf(term.term)]));
-  const total = [...weights.values()].reduce((sum, weight) => sum + weight, 0);
-  const covered = new Set(best.terms);
   const limits = claimCounts[options.detail];
-  const chosen: ScoredUnit[] = [best];
-  // The best unit may be one the turn before cited (it can answer the follow-up too); further claims
-  // never repeat that turn's claims.
-  for (const candidate of considered.slice(1)) {
+  const chosen: Candidate[] = [best];
+  for (const candidate of candidates.slice(1)) {
     if (chosen.length >= limits.max) break;
     if (
       candidate.score < settings.relativeFloor * best.score ||
       candidate.support < settings.refusalThreshold
     )
       break;
-    if (repeated(candidate) || chosen.some((other) => overlaps(other, candidate))) continue;
-    // A further claim must answer a part of the question the earlier ones leave open, or give the kind
-    // of answer asked for when they do not.
-    let added = 0;
-    for (const [term, weight] of weights)
-      if (candidate.terms.has(term) && !covered.has(term)) added += weight;
-    const answersFirst = candidate.answers && !chosen.some((other) => other.answers);
-    if (added < settings.newCoverage * total && !answersFirst) continue;
-    chosen.push(candidate);
-    for (const term of candidate.terms) covered.add(term);
+    const repeats = chosen.some(
+      (other) =>
+        (other.passageIndex === candidate.passageIndex &&
+          Math.abs(other.sentence - candidate.sentence) <= 1) ||
+        overlap(other.terms, candidate.terms) > 0.8,
+    );
+    if (!repeats) chosen.push(candidate);
   }
 
-  const claims = chosen.map((unit): ComposedClaim => {
-    const passage = ranked[unit.passageIndex]!.passage;
+  const claims = chosen.map((candidate): ComposedClaim => {
+    const passage = ranked[candidate.passageIndex]!.passage;
+    const { first, last } = claimSpan(
+      passage.sentences.map((sentence) => sentence.text),
+      candidate.sentence,
+    );
+    const sentences = passage.sentences.slice(first, last + 1);
     return {
-      span: { passage, first: unit.first, last: unit.last },
-      text: unit.text,
-      support: Math.round(unit.support * 1000) / 1000,
+      span: { passage, first, last },
+      text: sentences.map((sentence) => sentence.text).join(" "),
+      support: Math.round(candidate.support * 1000) / 1000,
     };
   });
-  return { claims, refusal: false, bestSupport: best.support, considered };
+  return { claims, refusal: false, bestSupport: best.support };
 }
 
 /** The default engine: extractive, so it cannot state anything the sources do not say. */
@@ -187,14 +152,44 @@ export function createExtractiveEngine(settings: EngineSettings = defaultEngineS
   return {
     name: "extractive",
     async *compose(request) {
-      const composition = composeAnswer(request.ranked, request.question, request.idf, {
+      const composition = composeAnswer(request.ranked, request.terms, request.idf, {
         detail: request.detail,
         technicality: request.technicality,
+        expected: request.expected,
         settings,
       });
       yield* composition.claims;
     },
   };
+}
+
+/** A sentence that leans on the one before it ("This enables…", "It also…"). */
+const leansBack =
+  /^(this|these|that|those|it|its|they|such|thus|therefore|however|otherwise|so|also|then)\b/i;
+/** A command line or code shown after a lead-in sentence. */
+const codeLike =
+  /^([$#%>]\s|[a-z][\w.-]*\s+-{1,2}\w|[a-z][\w.-]*\s*\(|[A-Za-z_][\w.]*\s*=)|[{};|<>]|\s-{1,2}[a-z]/;
+
+function looksLikeCode(text: string): boolean {
+  return codeLike.test(text) || !/[.!?”"')]$/.test(text.trim());
+}
+
+/**
+ * The sentences a claim cites around the best-matching one: the sentence it leans back on, and the
+ * command or continuation that a lead-in ("…from the commandline:", a very short sentence) introduces.
+ */
+export function claimSpan(texts: readonly string[], index: number): { first: number; last: number } {
+  const current = texts[index]!;
+  const first = index > 0 && leansBack.test(current) ? index - 1 : index;
+  let last = index;
+  const next = texts[index + 1];
+  const introduces = /:\s*$/.test(current) || current.split(/\s+/).length < 6;
+  if (next !== undefined && (introduces || looksLikeCode(next))) {
+    last = index + 1;
+    const after = texts[index + 2];
+    if (after !== undefined && looksLikeCode(next) && looksLikeCode(after)) last = index + 2;
+  }
+  return { first, last };
 }
 
 /** Headings of the best passages, offered in a refusal as what the sources do cover. */

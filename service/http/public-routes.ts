@@ -11,7 +11,6 @@ import { answerQuestion } from "../answer/answer-question.ts";
 import type { AnswerEngine } from "../answer/engine.ts";
 import { topicTerms } from "../answer/question-terms.ts";
 import { toRetrievalResult } from "../answer/retrieval-result.ts";
-import { retrieve } from "../answer/retrieve.ts";
 import type { AssistantIndexes } from "../index/assistant-indexes.ts";
 import type { Logger } from "../logger.ts";
 import type { PdfSlicer } from "../pdf/pdf-slicer.ts";
@@ -74,14 +73,17 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
     assertOwnAssistant(context.get("apiKey"), assistantId);
     const input = parseWith(ragRequestSchema, await readJsonBody(context.req.raw, bodyLimit));
     const index = await dependencies.indexes.get(assistantId);
-    const ranked = await retrieve(index, store.passages, {
-      assistantId,
-      terms: topicTerms(input.query),
+    const hits = index.searchTerms(topicTerms(input.query), {
       limit: input.max_results,
       ...(input.datasource_ids ? { datasourceIds: input.datasource_ids } : {}),
     });
-    const results = ranked.map(({ passage, score }, position) =>
-      toRetrievalResult(passage, score, position + 1),
+    const passages = await store.passages.byIds(
+      assistantId,
+      hits.map((hit) => hit.id),
+    );
+    const scoreOf = new Map(hits.map((hit) => [hit.id, hit.score]));
+    const results = passages.map((passage, position) =>
+      toRetrievalResult(passage, scoreOf.get(passage.id) ?? 0, position + 1),
     );
     return context.json({ results });
   });

@@ -15,8 +15,13 @@ export { IndexSnapshotError } from "./snapshot-codec.ts";
 
 export interface Bm25Index extends Retriever {
   readonly parameters: Bm25Parameters;
-  /** Each term's BM25 contribution is multiplied by its weight; weights below 1e-6 are ignored. */
+  /**
+   * Ranks by weighted index terms (the output of `analyzeQuery`, possibly extended with expansion
+   * terms): each term's BM25 contribution is multiplied by its weight; weights below 1e-6 are ignored.
+   */
   searchTerms(terms: readonly WeightedTerm[], options: SearchOptions): SearchHit[];
+  /** Live passages containing an index term (an analyzed, stemmed term such as "remov"). */
+  documentFrequency(term: string): number;
   /** Folds the mutable segment and removed passages into a new CSR segment now. */
   merge(): void;
   /** A binary snapshot of the index (merges first); load it with `loadBm25Index`. */

@@ -1,5 +1,4 @@
 /** The retrieval interface: the lexical index today, a dense or hybrid retriever later, same callers. */
-import type { WeightedTerm } from "./analyzer.ts";
 
 export interface IndexedPassage {
   /** Durable passage id (`psg_…`). */
@@ -27,9 +26,5 @@ export interface Retriever {
   add(passages: readonly IndexedPassage[]): void;
   removeDocument(documentId: string): void;
   search(query: string, options: SearchOptions): SearchHit[];
-  /** Ranks by weighted index terms (the output of `analyzeQuery`, possibly extended or reweighted). */
-  searchTerms(terms: readonly WeightedTerm[], options: SearchOptions): SearchHit[];
-  /** Live passages containing an index term (an analyzed, stemmed term such as "remov"). */
-  documentFrequency(term: string): number;
   readonly size: number;
 }

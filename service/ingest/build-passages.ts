@@ -41,14 +41,12 @@ function groupBlocks(blocks: ReadonlyArray<SourceBlock | TextSourceBlock>): Grou
   };
   for (const block of blocks) {
     const evidence: PassageEvidence = "evidence" in block ? block.evidence : { kind: "pdf_highlight" };
-    // A sentence that introduces what follows ("… as follows:") keeps its code or list in its passage.
-    const introduces = /:\s*$/u.test(open.group?.sentences.at(-1)?.text ?? "");
     const continues =
       open.group !== null &&
       mergeable(evidence) &&
       open.group.evidence.kind === evidence.kind &&
       sameHeading(open.group.headingPath, block.headingPath) &&
-      (open.words < passageWords.target || (introduces && open.words < passageWords.max));
+      open.words < passageWords.target;
     if (!continues) flush();
     for (const sentence of block.sentences) {
       const words = wordCount(sentence.text);
@@ -88,7 +86,6 @@ export function buildPassages(
         start,
         end: text.length,
         ...(sentence.spans ? { spans: sentence.spans } : {}),
-        ...(sentence.opens ? { opens: sentence.opens } : {}),
       });
     }
     const pages = group.sentences.flatMap((sentence) => sentence.spans?.map((span) => span.page_index) ?? []);

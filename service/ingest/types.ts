@@ -1,17 +1,10 @@
 /** What readers produce: text blocks under their headings, each sentence with its exact positions. */
 import type { ChartHint, PdfSpan } from "../../sdk/core/index.ts";
 
-/**
- * What a sentence opens in its source's layout: a paragraph, a list item or a code display. A sentence
- * without it continues what the sentence before it opened; answers are built from these runs.
- */
-export type SentenceOpens = "paragraph" | "item" | "code";
-
 /** One sentence of a source. PDF sentences carry one span per page they cross (rects one per line). */
 export interface SourceSentence {
   text: string;
   spans?: PdfSpan[];
-  opens?: SentenceOpens;
 }
 
 /** A run of sentences that belong together (a paragraph, a list item, a table row group…). */

@@ -8,13 +8,9 @@
  */
 import type { PdfSpan, Rect } from "../../sdk/core/index.ts";
 import type { StoredSentence } from "../domain.ts";
-import type { SentenceOpens } from "../ingest/types.ts";
 
 type StoredSpan = number[];
-/** Offsets, then what the sentence opens (as a number, when it opens something), then its spans. */
-type CompactSentence = [number, number, ...(number | StoredSpan)[]];
-
-const opensCodes: readonly SentenceOpens[] = ["paragraph", "item", "code"];
+type CompactSentence = [number, number, ...StoredSpan[]];
 type LegacySentence = Omit<StoredSentence, "text"> & { text?: string };
 
 const encodeSpan = (span: PdfSpan): StoredSpan => [
@@ -35,23 +31,15 @@ function decodeSpan(stored: StoredSpan): PdfSpan {
 
 /** The sentences as stored; their text is the passage's slice and is not stored again. */
 export function encodeSentences(sentences: readonly StoredSentence[]): CompactSentence[] {
-  return sentences.map(({ start, end, spans, opens }) => [
-    start,
-    end,
-    ...(opens ? [opensCodes.indexOf(opens)] : []),
-    ...(spans ?? []).map(encodeSpan),
-  ]);
+  return sentences.map(({ start, end, spans }) => [start, end, ...(spans ?? []).map(encodeSpan)]);
 }
 
 /** The sentences of a stored row, in either form; each one's text is sliced from the passage `text`. */
 export function decodeSentences(text: string, stored: readonly unknown[]): StoredSentence[] {
   return stored.map((sentence) => {
     if (Array.isArray(sentence)) {
-      const [start, end, ...rest] = sentence as CompactSentence;
+      const [start, end, ...spans] = sentence as CompactSentence;
       const decoded: StoredSentence = { text: text.slice(start, end), start, end };
-      const opens = typeof rest[0] === "number" ? opensCodes[rest.shift() as number] : undefined;
-      if (opens) decoded.opens = opens;
-      const spans = rest as StoredSpan[];
       if (spans.length > 0) decoded.spans = spans.map(decodeSpan);
       return decoded;
     }

@@ -113,7 +113,7 @@ export function buildPrompt(request: EngineRequest, options: PromptOptions): Pro
     "Passages:",
     "",
     ...passageSection(passages),
-    `Question: ${oneLine(request.question.message, 5000)}`,
+    `Question: ${oneLine(request.message, 5000)}`,
   ].join("\n");
   return {
     messages: [

@@ -1,10 +1,10 @@
 /** Passages from the Debian Reference (chapter 1) and engine requests over them, for the LLM engine's tests. */
 import type { DetailLevel, TechnicalityLevel } from "../../../sdk/core/index.ts";
 import type { PassageWithSource } from "../../domain.ts";
-import { analyze } from "../../index/analyzer.ts";
+import { analyze, analyzeQuery } from "../../index/analyzer.ts";
 import type { Turn } from "../../store/sessions.ts";
+import { expectedAnswer } from "../answer-type.ts";
 import type { EngineRequest, RankedPassage } from "../engine.ts";
-import { analyzeQuestion } from "../question-analysis.ts";
 
 function passage(id: string, heading: string, sentences: string[]): PassageWithSource {
   let offset = 0;
@@ -74,12 +74,14 @@ export function engineRequest(
   const passages = options.ranked ?? testPassages;
   const ranked: RankedPassage[] = passages.map((item, index) => ({ passage: item, score: 10 - index }));
   return {
-    question: analyzeQuestion(message, options.history ?? []),
+    message,
     history: options.history ?? [],
     ranked,
+    terms: analyzeQuery(message),
     idf: testIdf(),
     detail: options.detail ?? "BALANCED",
     technicality: options.technicality ?? "BALANCED",
+    expected: expectedAnswer(message),
     ...(options.signal ? { signal: options.signal } : {}),
   };
 }

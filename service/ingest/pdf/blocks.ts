@@ -1,6 +1,5 @@
 /** Groups ordered lines into paragraph-like blocks under their headings, joining lines into one text. */
 
-import type { SentenceOpens } from "../types.ts";
 import { type HeadingClassifier, isHeadingLabel, sizeRank } from "./headings.ts";
 import { heaviestKey } from "./tally.ts";
 import type { TextLine } from "./text-lines.ts";
@@ -8,8 +7,6 @@ import type { TextLine } from "./text-lines.ts";
 /** A block's text and, for every line it joined, where that line's characters landed in the text. */
 export interface BlockDraft {
   headingPath: string[];
-  /** A code display when every line is in a monospace font, a list item when it starts with a bullet. */
-  opens: SentenceOpens;
   text: string;
   lines: TextLine[];
   /** Offset in `text` of each line's first kept character. */
@@ -56,8 +53,8 @@ function sameStyle(previous: TextLine, line: TextLine): boolean {
   return previous.monospace === line.monospace && ratio < 1.15 && ratio > 1 / 1.15;
 }
 
-function createBlock(headingPath: string[], opens: SentenceOpens): BlockDraft {
-  return { headingPath, opens, text: "", lines: [], lineOffsets: [], lineStarts: [], lineLengths: [] };
+function createBlock(headingPath: string[]): BlockDraft {
+  return { headingPath, text: "", lines: [], lineOffsets: [], lineStarts: [], lineLengths: [] };
 }
 
 /** How a line joins the text before it: a space, or straight on after a line-end hyphen. */
@@ -102,12 +99,7 @@ interface BuilderState {
 }
 
 function closeBlock(state: BuilderState): void {
-  const block = state.block;
-  if (block !== null && block.text.trim() !== "") {
-    // Table rows join cells of any font, so a block is code only when all of its lines are.
-    if (block.opens === "code" && !block.lines.every((line) => line.monospace)) block.opens = "paragraph";
-    state.blocks.push(block);
-  }
+  if (state.block !== null && state.block.text.trim() !== "") state.blocks.push(state.block);
   state.block = null;
 }
 
@@ -181,12 +173,8 @@ export function buildBlocks(
       }
       if (state.block === null || startsNewBlock(state, line, text, paragraphGap)) {
         closeBlock(state);
+        state.block = createBlock(state.path.map((heading) => heading.text));
         state.blockIsList = BULLET.test(text);
-        const opens = state.blockIsList ? "item" : line.monospace ? "code" : "paragraph";
-        state.block = createBlock(
-          state.path.map((heading) => heading.text),
-          opens,
-        );
         state.lastHeading = null;
       }
       appendLine(state.block, line, start, end);

@@ -1,7 +1,7 @@
 /** The PDF reader: bytes → text blocks under headings, each sentence with its highlight rectangles. */
 import type { PDFDocumentProxy } from "pdfjs-dist/types/src/pdf";
 import { sentenceRanges } from "../sentences.ts";
-import type { PdfExtraction, SourceBlock, SourceSentence } from "../types.ts";
+import type { PdfExtraction, SourceBlock } from "../types.ts";
 import { PdfReadError } from "../types.ts";
 import { buildBlocks, typicalLineSpacing } from "./blocks.ts";
 import { bodyFontSize, createHeadingClassifier, titleFromFirstPage } from "./headings.ts";
@@ -39,13 +39,10 @@ function buildSourceBlocks(pages: readonly PageResult[], bodySize: number): Sour
   const sizes = pages.map((page) => ({ width: page.info.width, height: page.info.height }));
   const blocks: SourceBlock[] = [];
   for (const draft of drafts) {
-    const sentences = sentenceRanges(draft.text, { lineOffsets: draft.lineOffsets }).map(
-      (range, index): SourceSentence => ({
-        text: draft.text.slice(range.start, range.end).replace(/\s+/g, " "),
-        spans: sentenceSpans(draft, range.start, range.end, sizes),
-        ...(index === 0 ? { opens: draft.opens } : {}),
-      }),
-    );
+    const sentences = sentenceRanges(draft.text, { lineOffsets: draft.lineOffsets }).map((range) => ({
+      text: draft.text.slice(range.start, range.end).replace(/\s+/g, " "),
+      spans: sentenceSpans(draft, range.start, range.end, sizes),
+    }));
     if (sentences.length > 0) blocks.push({ headingPath: draft.headingPath, sentences });
   }
   return blocks;

@@ -39,14 +39,10 @@ export const readJsonLines: TextReader = (_fileName, bytes): TextExtraction => {
 function recordBlocks(item: unknown): TextSourceBlock[] {
   const record: JsonRecord = isRecord(item) ? item : { value: item };
   const heading = recordTitle(record);
-  return sentenceBlocks(
-    heading ? [heading] : [],
-    recordSentences(record).map((text) => ({ text })),
-    {
-      kind: "catalogue_record",
-      record,
-    },
-  );
+  return sentenceBlocks(heading ? [heading] : [], recordSentences(record), {
+    kind: "catalogue_record",
+    record,
+  });
 }
 
 /** A record's `title` or `name` field (any letter case) as plain text. */

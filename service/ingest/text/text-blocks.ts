@@ -1,7 +1,7 @@
 /** Builds passage-sized blocks (prose, lists, code, images) shared by the Markdown, plain-text and HTML readers. */
 
 import { splitSentences } from "../sentences.ts";
-import type { BlockEvidence, SentenceOpens, SourceSentence, TextSourceBlock } from "../types.ts";
+import type { BlockEvidence, TextSourceBlock } from "../types.ts";
 
 /** Above this many words a paragraph is cut into several blocks so a passage stays retrieval-sized. */
 export const MAX_BLOCK_WORDS = 220;
@@ -24,7 +24,7 @@ export function paragraphBlocks(
   text: string,
   evidence: BlockEvidence,
 ): TextSourceBlock[] {
-  return sentenceBlocks(headingPath, opening(splitSentences(text), "paragraph"), evidence);
+  return sentenceBlocks(headingPath, splitSentences(text), evidence);
 }
 
 /** A list as one block (cut when long): each item gives its own sentences. */
@@ -35,14 +35,9 @@ export function listBlocks(
 ): TextSourceBlock[] {
   return sentenceBlocks(
     headingPath,
-    items.flatMap((item) => opening(splitSentences(item), "item")),
+    items.flatMap((item) => splitSentences(item)),
     evidence,
   );
-}
-
-/** Sentences whose first opens a paragraph, list item or code display, and whose others continue it. */
-function opening(texts: readonly string[], opens: SentenceOpens): SourceSentence[] {
-  return texts.map((text, index) => (index === 0 ? { text, opens } : { text }));
 }
 
 /** A code block: one sentence per non-blank line, so a citation can point at the exact command. */
@@ -50,10 +45,7 @@ export function codeBlocks(headingPath: string[], code: string, evidence: BlockE
   const lines = code.split("\n").filter((line) => line.trim() !== "");
   const blocks: TextSourceBlock[] = [];
   for (let start = 0; start < lines.length; start += MAX_CODE_LINES) {
-    const sentences = opening(
-      lines.slice(start, start + MAX_CODE_LINES).map((line) => line.trimEnd()),
-      "code",
-    );
+    const sentences = lines.slice(start, start + MAX_CODE_LINES).map((line) => ({ text: line.trimEnd() }));
     blocks.push({ headingPath: [...headingPath], sentences, evidence });
   }
   return blocks;
@@ -68,7 +60,7 @@ export function imageBlock(headingPath: string[], image: ImageInput): TextSource
   if (sentences.length === 0) return null;
   return {
     headingPath: [...headingPath],
-    sentences: opening(sentences, "paragraph"),
+    sentences: sentences.map((text) => ({ text })),
     evidence: { kind: "image", url: image.url, alt: alt || caption },
   };
 }
@@ -76,27 +68,27 @@ export function imageBlock(headingPath: string[], image: ImageInput): TextSource
 /** Groups sentences into blocks of at most ~MAX_BLOCK_WORDS words, balanced so no block is a tiny tail. */
 export function sentenceBlocks(
   headingPath: string[],
-  sentences: readonly SourceSentence[],
+  sentences: string[],
   evidence: BlockEvidence,
 ): TextSourceBlock[] {
   if (sentences.length === 0) return [];
-  const counts = sentences.map((sentence) => wordCount(sentence.text));
+  const counts = sentences.map(wordCount);
   const total = counts.reduce((sum, count) => sum + count, 0);
   const target = total / Math.ceil(total / MAX_BLOCK_WORDS);
   const blocks: TextSourceBlock[] = [];
-  let current: SourceSentence[] = [];
+  let current: string[] = [];
   let words = 0;
   sentences.forEach((sentence, index) => {
     const count = counts[index] ?? 0;
     if (current.length > 0 && words + count / 2 > target) {
-      blocks.push({ headingPath: [...headingPath], sentences: current, evidence });
+      blocks.push({ headingPath: [...headingPath], sentences: current.map((text) => ({ text })), evidence });
       current = [];
       words = 0;
     }
     current.push(sentence);
     words += count;
   });
-  blocks.push({ headingPath: [...headingPath], sentences: current, evidence });
+  blocks.push({ headingPath: [...headingPath], sentences: current.map((text) => ({ text })), evidence });
   return blocks;
 }
 
