@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import { type AnswerState, ragResponseSchema, reduceAnswerText } from "../sdk/core/index.ts";
 import { createAdminClient } from "../service/cli/admin-client.ts";
 import { ingestFiles } from "../service/cli/ingest-command.ts";
+import { testModelFolder } from "../service/embedding/testing/test-model.ts";
 import { spawnService } from "../service/testing/spawn-service.ts";
 import {
   citedReferences,
@@ -14,6 +15,23 @@ import {
   percentile,
   type QaItem,
 } from "./eval-scoring.ts";
+
+interface EvalRow {
+  id: string;
+  type: QaItem["type"];
+  followUp: boolean;
+  question: string;
+  ragRank: number | null;
+  refused: boolean;
+  citationHit: boolean;
+  citedOnPage: number;
+  cited: number;
+  topSupport: number | null;
+  quotes: { page: number | null; doc: string; quote: string }[];
+  ragMs: number;
+  askMs: number;
+  firstLineMs: number | null;
+}
 
 interface SupportRow {
   type: QaItem["type"];
@@ -40,8 +58,16 @@ const { values } = parseArgs({
     eval: { type: "string", default: resolve(import.meta.dirname, "../../shared/eval") },
     out: { type: "string", default: "eval-results" },
     "refusal-threshold": { type: "string" },
+    /** `embedded` answers with the embedded model (fetched by `npm run fetch-model`), `lexical` without. */
+    model: { type: "string", default: "embedded" },
+    /** A data folder kept between runs: the corpus is read and embedded once, later runs only ask. */
+    data: { type: "string" },
+    /** Engine settings to try, as JSON (see EngineSettings); for calibration on the odd half. */
+    settings: { type: "string" },
   },
 });
+if (values.model !== "embedded" && values.model !== "lexical")
+  throw new Error("--model is embedded or lexical");
 
 const evalDir = values.eval;
 const items = readFileSync(join(evalDir, "qa-debian-docs.jsonl"), "utf8")
@@ -50,21 +76,49 @@ const items = readFileSync(join(evalDir, "qa-debian-docs.jsonl"), "utf8")
   .map((line) => JSON.parse(line) as QaItem);
 
 const env: Record<string, string> = { CKA_RATE_LIMIT_PER_MINUTE: "100000" };
+if (values.model === "embedded") {
+  env.CKA_EMBEDDINGS = "auto";
+  env.CKA_EMBEDDING_MODEL_DIR = testModelFolder();
+}
 if (values["refusal-threshold"]) env.CKA_REFUSAL_THRESHOLD = values["refusal-threshold"];
-const service = await spawnService({ env });
+if (values.settings) env.CKA_ENGINE_SETTINGS = values.settings;
+if (values.data) mkdirSync(values.data, { recursive: true });
+const service = await spawnService({ env, ...(values.data ? { dataDir: resolve(values.data) } : {}) });
 try {
   const admin = createAdminClient({
     url: service.url,
     adminToken: JSON.parse(readFileSync(join(service.dataDir, "secrets.json"), "utf8")).adminToken,
   });
-  const assistant = await admin.createAssistant("Dev QA");
+  const kept = (await admin.listAssistants()).find((assistant) => assistant.name === "Dev QA");
+  const assistant = kept ?? (await admin.createAssistant("Dev QA"));
   const key = await admin.createKey(assistant.id, ["ask", "rag"], "eval");
-  const ingest = await ingestFiles(admin, {
-    assistant: assistant.id,
-    paths: [join(evalDir, "pdfs")],
-    out: process.stderr,
-  });
+  const ingest = kept
+    ? { failed: 0, pages: Number.NaN, seconds: Number.NaN }
+    : await ingestFiles(admin, {
+        assistant: assistant.id,
+        paths: [join(evalDir, "pdfs")],
+        out: process.stderr,
+      });
   if (ingest.failed > 0) throw new Error(`${ingest.failed} PDFs failed to ingest`);
+  const embedStarted = performance.now();
+  if (values.model === "embedded") {
+    for (;;) {
+      const status = await admin.status();
+      if (status.search === "semantic") break;
+      if (status.search === "lexical") throw new Error(`the service runs lexical only: ${status.detail}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    for (;;) {
+      const documents = await admin.listDocuments(assistant.id);
+      const done = documents.reduce((sum, document) => sum + (document.passages_embedded ?? 0), 0);
+      const total = documents.reduce((sum, document) => sum + (document.passages ?? 0), 0);
+      process.stderr.write(`\rembedding: ${done} of ${total} passages`);
+      if (done === total) break;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    process.stderr.write("\n");
+  }
+  const embedSeconds = (performance.now() - embedStarted) / 1000;
 
   const headers = {
     Authorization: `Bearer ${key.key}`,
@@ -72,7 +126,7 @@ try {
     "Content-Type": "application/json",
   };
   const sessions = new Map<string, string>();
-  const rows = [];
+  const rows: EvalRow[] = [];
   for (const item of items) {
     const ragStarted = performance.now();
     const ragResponse = await fetch(`${service.url}/external/v1/assistants/${assistant.id}/rag`, {
@@ -131,45 +185,57 @@ try {
     });
   }
 
-  const answerable = rows.filter((row) => row.type === "answerable");
-  const standalone = answerable.filter((row) => !row.followUp);
-  const unanswerable = rows.filter((row) => row.type === "unanswerable");
-  const share = (part: number, whole: number) => (whole ? Math.round((part / whole) * 1000) / 1000 : 0);
-  const hitAt = (list: typeof answerable, k: number) =>
-    share(list.filter((row) => row.ragRank !== null && row.ragRank <= k).length, list.length);
-  const answered = answerable.filter((row) => !row.refused);
+  const askMetrics = (subset: readonly EvalRow[]) => {
+    const answerable = subset.filter((row) => row.type === "answerable");
+    const standalone = answerable.filter((row) => !row.followUp);
+    const unanswerable = subset.filter((row) => row.type === "unanswerable");
+    const share = (part: number, whole: number) => (whole ? Math.round((part / whole) * 1000) / 1000 : 0);
+    const hitAt = (list: typeof answerable, k: number) =>
+      share(list.filter((row) => row.ragRank !== null && row.ragRank <= k).length, list.length);
+    const answered = answerable.filter((row) => !row.refused);
+    return {
+      items: subset.length,
+      rag: {
+        standalone: {
+          count: standalone.length,
+          hit1: hitAt(standalone, 1),
+          hit5: hitAt(standalone, 5),
+          hit10: hitAt(standalone, 10),
+        },
+        all_answerable: {
+          count: answerable.length,
+          hit1: hitAt(answerable, 1),
+          hit5: hitAt(answerable, 5),
+          hit10: hitAt(answerable, 10),
+        },
+        mrr10: share(
+          answerable.reduce((sum, row) => sum + (row.ragRank ? 1 / row.ragRank : 0), 0),
+          answerable.length,
+        ),
+      },
+      ask: {
+        citation_hit: share(answerable.filter((row) => row.citationHit).length, answerable.length),
+        citation_hit_follow_ups: share(
+          answerable.filter((row) => row.followUp && row.citationHit).length,
+          answerable.filter((row) => row.followUp).length,
+        ),
+        citation_precision: share(
+          answered.reduce((sum, row) => sum + row.citedOnPage, 0),
+          answered.reduce((sum, row) => sum + row.cited, 0),
+        ),
+        false_refusals: share(answerable.filter((row) => row.refused).length, answerable.length),
+        refusal_recall: share(unanswerable.filter((row) => row.refused).length, unanswerable.length),
+      },
+    };
+  };
+  // Parameters are fitted on the odd ids and reported on the even ones as well as on the whole.
+  const idNumber = (row: EvalRow) => Number(row.id.replace(/\D/g, ""));
   const metrics = {
-    items: rows.length,
-    rag: {
-      standalone: {
-        count: standalone.length,
-        hit1: hitAt(standalone, 1),
-        hit5: hitAt(standalone, 5),
-        hit10: hitAt(standalone, 10),
-      },
-      all_answerable: {
-        count: answerable.length,
-        hit1: hitAt(answerable, 1),
-        hit5: hitAt(answerable, 5),
-        hit10: hitAt(answerable, 10),
-      },
-      mrr10: share(
-        answerable.reduce((sum, row) => sum + (row.ragRank ? 1 / row.ragRank : 0), 0),
-        answerable.length,
-      ),
-    },
-    ask: {
-      citation_hit: share(answerable.filter((row) => row.citationHit).length, answerable.length),
-      citation_hit_follow_ups: share(
-        answerable.filter((row) => row.followUp && row.citationHit).length,
-        answerable.filter((row) => row.followUp).length,
-      ),
-      citation_precision: share(
-        answered.reduce((sum, row) => sum + row.citedOnPage, 0),
-        answered.reduce((sum, row) => sum + row.cited, 0),
-      ),
-      false_refusals: share(answerable.filter((row) => row.refused).length, answerable.length),
-      refusal_recall: share(unanswerable.filter((row) => row.refused).length, unanswerable.length),
+    model: values.model,
+    ...askMetrics(rows),
+    halves: {
+      odd_ids: askMetrics(rows.filter((row) => idNumber(row) % 2 === 1)),
+      even_ids: askMetrics(rows.filter((row) => idNumber(row) % 2 === 0)),
     },
     latency_ms: {
       rag_p50: percentile(
@@ -193,7 +259,11 @@ try {
         0.5,
       ),
     },
-    ingest: { pages: ingest.pages, seconds: Math.round(ingest.seconds * 10) / 10 },
+    ingest: {
+      pages: ingest.pages,
+      seconds: Math.round(ingest.seconds * 10) / 10,
+      ...(values.model === "embedded" ? { embedded_after_seconds: Math.round(embedSeconds * 10) / 10 } : {}),
+    },
     // With --refusal-threshold 0 every answer keeps its best claim, so any higher threshold can be replayed.
     ...(values["refusal-threshold"] === "0" ? { refusal_curve: refusalCurve(rows) } : {}),
   };

@@ -19,6 +19,7 @@ import {
   ragRequestSchema,
   ragResponseSchema,
   SDK_VERSION,
+  serviceStatusSchema,
   shareSchema,
 } from "../sdk/core/index.ts";
 
@@ -340,6 +341,17 @@ export function buildOpenApiDocument(): JsonObject {
           },
         },
       },
+      "/admin/v1/status": {
+        get: {
+          operationId: "status",
+          summary: "How the service finds passages: by meaning and words, or by words only, and why.",
+          security: adminSecurity,
+          responses: {
+            "200": jsonResponse("`search`: semantic, loading or lexical, with a `detail`.", "ServiceStatus"),
+            "401": problem("Wrong admin token."),
+          },
+        },
+      },
       "/admin/v1/limits": {
         get: {
           operationId: "limits",
@@ -399,6 +411,7 @@ export function buildOpenApiDocument(): JsonObject {
         KeyCreated: schema(keyCreatedSchema, "output"),
         KeyList: schema(keyListSchema, "output"),
         Share: schema(shareSchema, "output"),
+        ServiceStatus: schema(serviceStatusSchema, "output"),
         Limits: schema(limitsSchema, "output"),
       },
     },

@@ -4,6 +4,16 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 
+/** Overrides of the extractive engine's calibrated settings, to draw calibration curves with. */
+const engineSettingsOverrideSchema = z.strictObject({
+  refusalThreshold: z.number().min(0).max(1).optional(),
+  contextCredit: z.number().min(0).optional(),
+  passageWeight: z.number().min(0).optional(),
+  relativeFloor: z.number().min(0).max(1).optional(),
+  semanticWeight: z.number().min(0).optional(),
+  semanticSupport: z.strictObject({ none: z.number(), full: z.number() }).optional(),
+});
+
 const environmentSchema = z.object({
   CKA_ADMIN_TOKEN: z.string().min(16, "CKA_ADMIN_TOKEN must be at least 16 characters").optional(),
   CKA_TOKEN_SECRET: z.string().min(32, "CKA_TOKEN_SECRET must be at least 32 characters").optional(),
@@ -23,6 +33,22 @@ const environmentSchema = z.object({
   CKA_INGEST_WORKERS: z.coerce.number().int().positive().optional(),
   CKA_INGEST_LEASE_SECONDS: z.coerce.number().int().min(3).default(60),
   CKA_REFUSAL_THRESHOLD: z.coerce.number().min(0).max(1).optional(),
+  CKA_ENGINE_SETTINGS: z
+    .string()
+    .optional()
+    .transform((text, context) => {
+      if (text === undefined) return undefined;
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        context.addIssue({ code: "custom", message: "CKA_ENGINE_SETTINGS must be JSON" });
+        return z.NEVER;
+      }
+    })
+    .pipe(engineSettingsOverrideSchema.optional()),
+  CKA_EMBEDDINGS: z.enum(["auto", "off"]).default("auto"),
+  CKA_EMBEDDING_MODEL_DIR: z.string().min(1).optional(),
+  CKA_EMBEDDING_HUB_URL: z.union([z.url(), z.literal("off")]).default("https://huggingface.co"),
   CKA_LLM_BASE_URL: z.url().optional(),
   CKA_LLM_MODEL: z.string().min(1).optional(),
   CKA_LLM_API_KEY: z.string().optional(),
@@ -43,7 +69,10 @@ export interface ServiceConfig {
   ingestLeaseSeconds: number;
   /** Overrides the calibrated refusal threshold (used to draw the calibration curve). */
   refusalThreshold: number | undefined;
+  /** Overrides of the engine's calibrated settings (`CKA_ENGINE_SETTINGS`, JSON). */
+  engineSettings: z.infer<typeof engineSettingsOverrideSchema>;
   llm: { baseUrl: string; model: string; apiKey: string } | null;
+  embedding: { enabled: boolean; folder: string | undefined; hubUrl: string | null };
 }
 
 interface Secrets {
@@ -94,6 +123,12 @@ export function loadConfig(dataDir: string, environment: NodeJS.ProcessEnv = pro
     ingestWorkers: values.CKA_INGEST_WORKERS,
     ingestLeaseSeconds: values.CKA_INGEST_LEASE_SECONDS,
     refusalThreshold: values.CKA_REFUSAL_THRESHOLD,
+    engineSettings: values.CKA_ENGINE_SETTINGS ?? {},
+    embedding: {
+      enabled: values.CKA_EMBEDDINGS === "auto",
+      folder: values.CKA_EMBEDDING_MODEL_DIR,
+      hubUrl: values.CKA_EMBEDDING_HUB_URL === "off" ? null : values.CKA_EMBEDDING_HUB_URL,
+    },
     llm:
       values.CKA_LLM_BASE_URL && values.CKA_LLM_MODEL
         ? {

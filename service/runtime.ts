@@ -6,6 +6,8 @@ import { createBlobSweeper } from "./blob-sweeper.ts";
 import { createBlobStore } from "./blobs.ts";
 import type { ServiceConfig } from "./config.ts";
 import { acquireDataLock } from "./data-lock.ts";
+import { startEmbedding } from "./embedding/embedding-runtime.ts";
+import { createSemanticIndexer } from "./embedding/semantic-indexer.ts";
 import { createAssistantIndexes } from "./index/assistant-indexes.ts";
 import { createIngestionRunner } from "./ingest/ingestion-runner.ts";
 import { createPdfExtractorPool } from "./ingest/pdf/pool.ts";
@@ -23,7 +25,10 @@ export async function openRuntime(config: ServiceConfig, logger: Logger) {
       pgliteDir: join(config.dataDir, "pglite"),
     });
     const blobs = createBlobStore(join(config.dataDir, "blobs"));
-    const indexes = createAssistantIndexes(store, logger);
+    const embedding = startEmbedding(config.dataDir, config.embedding, logger);
+    const indexes = createAssistantIndexes(store, logger, {
+      vectors: embedding.enabled ? { model: embedding.modelId, dimensions: embedding.dimensions } : null,
+    });
     const workers = config.ingestWorkers ?? availableParallelism();
     const pdfPool = createPdfExtractorPool({ size: workers });
     const ingestion = createIngestionRunner({
@@ -67,6 +72,18 @@ export async function openRuntime(config: ServiceConfig, logger: Logger) {
         )
       : null;
     ingestion.start();
+    const semanticIndexer = embedding.ready.then((model) => {
+      if (!model) return null;
+      const indexer = createSemanticIndexer({
+        store,
+        indexes,
+        embedder: model,
+        logger,
+        ...(store.engine === "postgres" ? { pollMs: 2000 } : {}),
+      });
+      indexer.start();
+      return indexer;
+    });
     const blobSweeper = createBlobSweeper({ blobs, fileHashes: () => store.documents.fileHashes(), logger });
     blobSweeper.start();
     return {
@@ -76,8 +93,11 @@ export async function openRuntime(config: ServiceConfig, logger: Logger) {
       blobSweeper,
       indexes,
       ingestion,
+      embedding,
       async close(): Promise<void> {
         await blobSweeper.stop();
+        await (await semanticIndexer)?.stop();
+        await embedding.close();
         await feed?.close();
         await ingestion.stop();
         await indexes.flush();

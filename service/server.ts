@@ -36,6 +36,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const runtime = await openRuntime(config, logger);
   const extractive = createExtractiveEngine({
     ...defaultEngineSettings,
+    ...config.engineSettings,
     ...(config.refusalThreshold !== undefined ? { refusalThreshold: config.refusalThreshold } : {}),
   });
   const engine = config.llm
@@ -55,6 +56,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           : createRateLimiter(config.rateLimitPerMinute),
       logger,
       engine,
+      embedder: () => runtime.embedding.current(),
     });
     mountAdminRoutes(routes, {
       store: runtime.store,
@@ -65,6 +67,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       adminToken: config.adminToken,
       maxUploadBytes: config.maxUploadBytes,
       baseUrl: () => config.publicUrl ?? url,
+      embedding: runtime.embedding,
     });
   });
   // The adapter's listener on Node's own server: `serve` does not pass on an errorHandler.

@@ -6,6 +6,7 @@ import type {
   Reference,
   TechnicalityLevel,
 } from "../../sdk/core/index.ts";
+import { decodeVectors } from "../embedding/vector-codec.ts";
 import { randomId } from "../ids.ts";
 import type { Bm25Index } from "../index/bm25-index.ts";
 import type { PdfTokens } from "../pdf/pdf-token.ts";
@@ -15,6 +16,7 @@ import type { AnswerEngine } from "./engine.ts";
 import { nearbyTopics, refusalText } from "./extractive-engine.ts";
 import { questionTerms } from "./question-terms.ts";
 import { buildReference } from "./references.ts";
+import { retrieve, type SemanticSearch } from "./retrieve.ts";
 import { unknownNames } from "./specific-names.ts";
 
 export interface AskInput {
@@ -29,6 +31,8 @@ export interface AskInput {
 export interface AskDependencies {
   store: Store;
   index: Bm25Index;
+  /** The vector index and the model, when one is loaded. */
+  semantic: SemanticSearch | null;
   tokens: PdfTokens;
   engine: AnswerEngine;
 }
@@ -63,7 +67,13 @@ export async function* answerQuestion(
 
   const history = await store.sessions.recentTurns(input.assistantId, input.session, historyTurns);
   const question = questionTerms(input.message, history.at(-1)?.searchQuery ?? null);
-  const hits = index.searchTerms(question.terms, { limit: passagesRead });
+  const retrieved = await retrieve(
+    index,
+    dependencies.semantic,
+    { text: question.searchText, terms: question.terms },
+    { limit: passagesRead, ...(signal ? { signal } : {}) },
+  );
+  const hits = retrieved.hits;
   yield {
     type: "activity",
     name: "search",
@@ -75,8 +85,25 @@ export async function* answerQuestion(
     input.assistantId,
     hits.map((hit) => hit.id),
   );
-  const scoreOf = new Map(hits.map((hit) => [hit.id, hit.score]));
+  // Fusion chose the passages; within them a passage weighs by its lexical score, whose margins the fused
+  // ranks flatten (fitted on the dev set's odd half: 0.84 citation hit against 0.76 with the fused score).
+  const scoreOf = new Map(hits.map((hit) => [hit.id, hit.lexical]));
   const ranked = passages.map((passage) => ({ passage, score: scoreOf.get(passage.id) ?? 0 }));
+  const semantic = dependencies.semantic;
+  const vectors =
+    retrieved.vector && semantic
+      ? {
+          question: retrieved.vector,
+          passages: new Map(
+            [
+              ...(await store.passageVectors.ofPassages(
+                passages.map((passage) => passage.id),
+                semantic.embedder.modelId,
+              )),
+            ].map(([id, bytes]) => [id, decodeVectors(bytes, semantic.embedder.dimensions)]),
+          ),
+        }
+      : null;
 
   yield { type: "status", stage: "composing", message: "Choosing the sentences that answer" };
   const missingNames = unknownNames(input.message, (term) => index.documentFrequency(term));
@@ -92,6 +119,7 @@ export async function* answerQuestion(
           detail: input.detail,
           technicality: input.technicality,
           expected: expectedAnswer(input.message),
+          vectors,
           signal,
         });
 

@@ -1,6 +1,7 @@
 /** What an answer engine is: passages and a question in, verified claims out (none means a refusal). */
 import type { DetailLevel, TechnicalityLevel } from "../../sdk/core/index.ts";
 import type { PassageWithSource } from "../domain.ts";
+import type { QuantizedVector } from "../embedding/vector-codec.ts";
 import type { WeightedTerm } from "../index/analyzer.ts";
 import type { Turn } from "../store/sessions.ts";
 import type { ExpectedAnswer } from "./answer-type.ts";
@@ -18,6 +19,12 @@ export interface ComposedClaim {
   support: number;
 }
 
+/** The question's vector and, per passage id, the passage's vector followed by its sentences'. */
+export interface QuestionVectors {
+  question: Float32Array;
+  passages: ReadonlyMap<string, readonly QuantizedVector[]>;
+}
+
 export interface EngineRequest {
   message: string;
   /** Earlier turns of the session, oldest first. */
@@ -28,6 +35,8 @@ export interface EngineRequest {
   detail: DetailLevel;
   technicality: TechnicalityLevel;
   expected: ExpectedAnswer;
+  /** Present when a model is loaded and the passages have vectors. */
+  vectors: QuestionVectors | null;
   signal?: AbortSignal;
 }
 

@@ -18,7 +18,9 @@ import {
   limitsSchema,
   problemDetailsSchema,
   type Scope,
+  type ServiceStatus,
   type Share,
+  serviceStatusSchema,
   shareSchema,
 } from "../../sdk/core/index.ts";
 
@@ -159,6 +161,7 @@ export function createAdminClient(connection: AdminConnection) {
     share: (assistantId: string): Promise<Share> =>
       call("GET", `/assistants/${assistantId}/share`, shareSchema),
     limits: (): Promise<Limits> => call("GET", "/limits", limitsSchema),
+    status: (): Promise<ServiceStatus> => call("GET", "/status", serviceStatusSchema),
   };
 }
 

@@ -6,10 +6,12 @@ import {
   type DocumentRecord,
   keyCreateSchema,
   limitsSchema,
+  serviceStatusSchema,
   shareSchema,
 } from "../../sdk/core/index.ts";
 import type { BlobSweeper } from "../blob-sweeper.ts";
 import type { BlobStore } from "../blobs.ts";
+import type { EmbeddingRuntime } from "../embedding/embedding-runtime.ts";
 import type { AssistantIndexes } from "../index/assistant-indexes.ts";
 import type { IngestionRunner } from "../ingest/ingestion-runner.ts";
 import { uploadProblem } from "../ingest/read-source.ts";
@@ -32,6 +34,7 @@ export interface AdminDependencies {
   adminToken: string;
   maxUploadBytes: number;
   baseUrl(): string;
+  embedding: Pick<EmbeddingRuntime, "status">;
 }
 
 const jsonLimit = 64 * 1024;
@@ -175,6 +178,16 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
     return context.body(null, 204);
   });
 
+  admin.get("/status", (context) => {
+    const status = dependencies.embedding.status();
+    return context.json(
+      serviceStatusSchema.parse({
+        search: status.state === "ready" ? "semantic" : status.state === "loading" ? "loading" : "lexical",
+        ...(status.model ? { embedding_model: status.model } : {}),
+        detail: status.detail,
+      }),
+    );
+  });
   admin.get("/limits", (context) =>
     context.json(limitsSchema.parse({ max_upload_bytes: dependencies.maxUploadBytes })),
   );

@@ -11,6 +11,7 @@ import { answerQuestion } from "../answer/answer-question.ts";
 import type { AnswerEngine } from "../answer/engine.ts";
 import { topicTerms } from "../answer/question-terms.ts";
 import { toRetrievalResult } from "../answer/retrieval-result.ts";
+import { type QuestionEmbedder, retrieve, type SemanticSearch } from "../answer/retrieve.ts";
 import type { AssistantIndexes } from "../index/assistant-indexes.ts";
 import type { Logger } from "../logger.ts";
 import type { PdfSlicer } from "../pdf/pdf-slicer.ts";
@@ -31,12 +32,19 @@ export interface PublicDependencies {
   limiter: RateLimiter;
   logger: Logger;
   engine: AnswerEngine;
+  /** The model questions are embedded with; null when the service runs lexical only. */
+  embedder: () => QuestionEmbedder | null;
 }
 
 const bodyLimit = 64 * 1024;
 
 export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependencies): void {
   const { store, tokens } = dependencies;
+  async function semanticSearch(assistantId: string): Promise<SemanticSearch | null> {
+    const embedder = dependencies.embedder();
+    const dense = embedder ? await dependencies.indexes.dense(assistantId) : null;
+    return dense && embedder ? { dense, embedder } : null;
+  }
   const askGuard = requireApiKey("ask", store.keys, dependencies.limiter);
   const ragGuard = requireApiKey("rag", store.keys, dependencies.limiter);
 
@@ -54,6 +62,7 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
     if (owner !== input.id_user)
       throw new HttpProblem(403, "forbidden", "This session belongs to another user.");
     const index = await dependencies.indexes.get(assistantId);
+    const semantic = await semanticSearch(assistantId);
     const ask = {
       assistantId,
       session: session.data,
@@ -63,7 +72,8 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
       technicality: input.technicality_level ?? "BALANCED",
     };
     return ndjsonResponse(
-      (signal) => answerQuestion(ask, { store, index, tokens, engine: dependencies.engine }, signal),
+      (signal) =>
+        answerQuestion(ask, { store, index, semantic, tokens, engine: dependencies.engine }, signal),
       { requestId: context.get("requestId"), logger: dependencies.logger },
     );
   });
@@ -73,10 +83,16 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
     assertOwnAssistant(context.get("apiKey"), assistantId);
     const input = parseWith(ragRequestSchema, await readJsonBody(context.req.raw, bodyLimit));
     const index = await dependencies.indexes.get(assistantId);
-    const hits = index.searchTerms(topicTerms(input.query), {
-      limit: input.max_results,
-      ...(input.datasource_ids ? { datasourceIds: input.datasource_ids } : {}),
-    });
+    const { hits } = await retrieve(
+      index,
+      await semanticSearch(assistantId),
+      { text: input.query, terms: topicTerms(input.query) },
+      {
+        limit: input.max_results,
+        ...(input.datasource_ids ? { datasourceIds: input.datasource_ids } : {}),
+        signal: context.req.raw.signal,
+      },
+    );
     const passages = await store.passages.byIds(
       assistantId,
       hits.map((hit) => hit.id),

@@ -1,12 +1,17 @@
 /** One BM25 index per assistant, loaded from its snapshot and reconciled with the committed documents. */
+
+import { decodeVectors } from "../embedding/vector-codec.ts";
 import type { Logger } from "../logger.ts";
 import type { StoredChange } from "../store/change-feed.ts";
 import type { Store } from "../store/store.ts";
 import { type Bm25Index, createBm25Index, loadBm25Index } from "./bm25-index.ts";
+import { createDenseIndex, type DenseIndex } from "./dense-index.ts";
 import type { IndexedPassage } from "./types.ts";
 
 interface Entry {
   index: Bm25Index;
+  /** Passage vectors of the model in force; null when the service runs lexical only. */
+  dense: DenseIndex | null;
   documentIds: Set<string>;
   saveTimer: NodeJS.Timeout | null;
 }
@@ -32,8 +37,41 @@ export function toIndexedPassage(passage: {
   };
 }
 
-export function createAssistantIndexes(store: Store, logger: Logger) {
+/** Vectors as the semantic indexer writes them: the passage's first, then its sentences'. */
+export interface PassageVectorsRow {
+  passageId: string;
+  documentId: string;
+  datasourceId: string;
+  vectors: Uint8Array;
+}
+
+export interface AssistantIndexOptions {
+  /** The embedding model whose vectors are searched, with their length; null for lexical only. */
+  vectors: { model: string; dimensions: number } | null;
+}
+
+export function createAssistantIndexes(
+  store: Store,
+  logger: Logger,
+  options: AssistantIndexOptions = { vectors: null },
+) {
   const entries = new Map<string, Promise<Entry>>();
+
+  function toDenseEntries(rows: readonly PassageVectorsRow[], dimensions: number) {
+    return rows.map((row) => {
+      const [vector] = decodeVectors(row.vectors, dimensions);
+      if (!vector) throw new Error(`passage ${row.passageId} has no vector`);
+      return { id: row.passageId, documentId: row.documentId, datasourceId: row.datasourceId, vector };
+    });
+  }
+
+  async function loadDense(assistantId: string): Promise<DenseIndex | null> {
+    if (!options.vectors) return null;
+    const dense = createDenseIndex();
+    for await (const batch of store.passageVectors.forAssistant(assistantId, options.vectors.model))
+      dense.add(toDenseEntries(batch, options.vectors.dimensions));
+    return dense;
+  }
 
   async function load(assistantId: string): Promise<Entry> {
     const started = performance.now();
@@ -51,11 +89,17 @@ export function createAssistantIndexes(store: Store, logger: Logger) {
         });
       }
     }
-    const entry: Entry = { index, documentIds: indexed, saveTimer: null };
+    const entry: Entry = {
+      index,
+      dense: await loadDense(assistantId),
+      documentIds: indexed,
+      saveTimer: null,
+    };
     const { added, removed } = await reconcile(assistantId, entry);
     logger.info("index loaded", {
       assistantId,
       passages: index.size,
+      vectors: entry.dense?.size ?? null,
       fromSnapshot: snapshot !== null,
       added,
       removed,
@@ -69,7 +113,10 @@ export function createAssistantIndexes(store: Store, logger: Logger) {
     const ready = new Set(await store.documents.readyDocumentIds(assistantId));
     const stale = [...entry.documentIds].filter((id) => !ready.has(id));
     const missing = [...ready].filter((id) => !entry.documentIds.has(id));
-    for (const documentId of stale) entry.index.removeDocument(documentId);
+    for (const documentId of stale) {
+      entry.index.removeDocument(documentId);
+      entry.dense?.removeDocument(documentId);
+    }
     if (missing.length > 0)
       for await (const batch of store.passages.forIndex(missing)) entry.index.add(batch);
     entry.documentIds = ready;
@@ -117,6 +164,20 @@ export function createAssistantIndexes(store: Store, logger: Logger) {
     async get(assistantId: string): Promise<Bm25Index> {
       return (await entryFor(assistantId)).index;
     },
+    /** The assistant's passage vectors; null when the service runs lexical only. */
+    async dense(assistantId: string): Promise<DenseIndex | null> {
+      return (await entryFor(assistantId)).dense;
+    },
+    /** Called after vectors are committed: from now on those passages are found by meaning too. */
+    async addVectors(assistantId: string, rows: readonly PassageVectorsRow[]): Promise<void> {
+      if (!options.vectors || !entries.has(assistantId)) return;
+      const entry = await entryFor(assistantId);
+      entry.dense?.add(
+        toDenseEntries(rows, options.vectors.dimensions).filter((row) =>
+          entry.documentIds.has(row.documentId),
+        ),
+      );
+    },
     /** Called after a document's passages are committed: from now on they are searchable. */
     async addDocument(
       assistantId: string,
@@ -133,6 +194,7 @@ export function createAssistantIndexes(store: Store, logger: Logger) {
       const entry = await entryFor(assistantId);
       if (!entry.documentIds.delete(documentId)) return;
       entry.index.removeDocument(documentId);
+      entry.dense?.removeDocument(documentId);
       scheduleSave(assistantId, entry);
     },
     /**

@@ -21,6 +21,7 @@ interface DocumentRow {
   pages: number | null;
   pages_done: number | null;
   passages: number | null;
+  passages_embedded: number | null;
   read_alone: boolean;
   lone_crashes: number;
   created_at: Date;
@@ -37,7 +38,7 @@ export interface StoredDocument extends DocumentRecord {
 }
 
 const columns = `d.id, d.assistant_id, d.datasource_id, s.name as datasource_name, d.file_name, d.sha256, d.bytes,
-  d.status, d.error, d.warnings, d.title, d.pages, d.pages_done, d.passages, d.read_alone, d.lone_crashes, d.created_at, d.updated_at`;
+  d.status, d.error, d.warnings, d.title, d.pages, d.pages_done, d.passages, d.passages_embedded, d.read_alone, d.lone_crashes, d.created_at, d.updated_at`;
 const fromDocuments = "documents d join datasources s on s.id = d.datasource_id";
 
 function toDocument(row: DocumentRow): StoredDocument {
@@ -56,6 +57,9 @@ function toDocument(row: DocumentRow): StoredDocument {
     ...(row.pages !== null ? { pages: row.pages } : {}),
     ...(row.pages_done !== null ? { pages_done: row.pages_done } : {}),
     ...(row.passages !== null ? { passages: row.passages } : {}),
+    ...(row.passages_embedded !== null && row.status === "ready"
+      ? { passages_embedded: row.passages_embedded }
+      : {}),
     title: row.title,
     readAlone: row.read_alone,
     loneCrashes: row.lone_crashes,

@@ -4,6 +4,7 @@ import { type ChangeSignal, createChangeSignal } from "./change-signal.ts";
 import { createDocumentStore } from "./documents.ts";
 import { createKeyStore } from "./keys.ts";
 import { migrate } from "./migrate.ts";
+import { createPassageVectorStore } from "./passage-vectors.ts";
 import { createPassageStore } from "./passages.ts";
 import { createRateWindowStore } from "./rate-windows.ts";
 import { createSessionStore } from "./sessions.ts";
@@ -15,6 +16,7 @@ export interface Store {
   assistants: ReturnType<typeof createAssistantStore>;
   documents: ReturnType<typeof createDocumentStore>;
   passages: ReturnType<typeof createPassageStore>;
+  passageVectors: ReturnType<typeof createPassageVectorStore>;
   /** Every change to what `documents.list` returns, made through this store. */
   documentChanges: ChangeSignal;
   keys: ReturnType<typeof createKeyStore>;
@@ -32,6 +34,7 @@ export function createStore(client: SqlClient): Store {
     // As keys: embedded storage has one owner process, whose writes all pass `documentChanges`.
     documents: createDocumentStore(client, documentChanges, { cacheSliceable: client.engine === "pglite" }),
     passages: createPassageStore(client, documentChanges),
+    passageVectors: createPassageVectorStore(client, documentChanges),
     documentChanges,
     // Embedded storage has one owner process, so key records can be cached; a shared PostgreSQL cannot.
     keys: createKeyStore(client, { cacheMs: client.engine === "pglite" ? 60_000 : 0 }),

@@ -26,7 +26,10 @@ export async function spawnService(
   const child = spawn(
     process.execPath,
     [cli, "serve", "--host", "127.0.0.1", "--port", "0", "--data", dataDir, ...(options.args ?? [])],
-    { env: { ...process.env, CKA_LOG: "quiet", ...options.env }, stdio: ["ignore", "pipe", "pipe"] },
+    {
+      env: { ...process.env, CKA_LOG: "quiet", CKA_EMBEDDINGS: "off", ...options.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
   );
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {

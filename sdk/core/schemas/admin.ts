@@ -42,6 +42,8 @@ export const documentSchema = z.object({
   pages: z.int().min(0).optional(),
   pages_done: z.int().min(0).optional(),
   passages: z.int().min(0).optional(),
+  /** Passages with vectors of the service's embedding model: found by meaning as well as by words. */
+  passages_embedded: z.int().min(0).optional(),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
 });
@@ -93,6 +95,18 @@ export const limitsSchema = z.object({
   max_upload_bytes: z.int().positive(),
 });
 
+/**
+ * `GET /admin/v1/status`: how the service finds passages. `semantic` when its embedding model is
+ * loaded (by meaning and by words), `loading` while it is fetched or loaded, `lexical` without one.
+ */
+export const serviceStatusSchema = z.object({
+  search: z.enum(["semantic", "loading", "lexical"]),
+  /** The model whose vectors are searched, when there is one. */
+  embedding_model: z.string().optional(),
+  /** Where the model came from, what is being fetched, or why there is none. */
+  detail: z.string(),
+});
+
 export type AssistantCreate = z.infer<typeof assistantCreateSchema>;
 export type AssistantRename = z.infer<typeof assistantRenameSchema>;
 export type Assistant = z.infer<typeof assistantSchema>;
@@ -104,3 +118,4 @@ export type KeyRecord = z.infer<typeof keyRecordSchema>;
 export type KeyCreated = z.infer<typeof keyCreatedSchema>;
 export type Share = z.infer<typeof shareSchema>;
 export type Limits = z.infer<typeof limitsSchema>;
+export type ServiceStatus = z.infer<typeof serviceStatusSchema>;

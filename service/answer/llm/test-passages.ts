@@ -78,6 +78,7 @@ export function engineRequest(
     history: options.history ?? [],
     ranked,
     terms: analyzeQuery(message),
+    vectors: null,
     idf: testIdf(),
     detail: options.detail ?? "BALANCED",
     technicality: options.technicality ?? "BALANCED",

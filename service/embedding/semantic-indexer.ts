@@ -1,0 +1,106 @@
+/**
+ * Gives ready documents their vectors, in the background: a document is searchable lexically as soon as
+ * it is ready, and by meaning once its passages are embedded here. Vectors are committed a batch at a
+ * time and keyed by passage, so a crash loses at most the batch in progress and never writes one twice;
+ * the next start resumes with the passages still missing. Questions go ahead of this work (see the model).
+ */
+import type { AssistantIndexes } from "../index/assistant-indexes.ts";
+import type { Logger } from "../logger.ts";
+import type { Store } from "../store/store.ts";
+import type { EmbedPriority } from "./embedded-model.ts";
+import type { TextEmbedder } from "./text-embedder.ts";
+import { encodeVectors, meanVector, quantize } from "./vector-codec.ts";
+
+export interface SemanticIndexerOptions {
+  store: Store;
+  indexes: AssistantIndexes;
+  embedder: TextEmbedder & {
+    embed(texts: readonly string[], signal?: AbortSignal, priority?: EmbedPriority): Promise<Float32Array[]>;
+  };
+  logger: Logger;
+  /** How often to look for work when nothing in this process said there is some (other processes' documents). */
+  pollMs?: number;
+}
+
+/** Passages embedded and committed together: small enough that a question waits little behind a batch. */
+const passagesPerBatch = 16;
+
+/** A passage's sentences, one vector each in their order (the engine finds them by position), or its text. */
+function sentenceTexts(passage: { text: string; sentences: readonly { text: string }[] }): string[] {
+  return passage.sentences.length > 0 ? passage.sentences.map((sentence) => sentence.text) : [passage.text];
+}
+
+export function createSemanticIndexer(options: SemanticIndexerOptions) {
+  const { store, indexes, embedder, logger } = options;
+  const model = embedder.modelId;
+  const stopping = new AbortController();
+  let loop: Promise<void> | null = null;
+
+  async function embedDocument(document: { id: string; assistantId: string }): Promise<void> {
+    const started = performance.now();
+    const missing = await store.passageVectors.missing(document.id, model);
+    let embedded = 0;
+    for (let start = 0; start < missing.length; start += passagesPerBatch) {
+      stopping.signal.throwIfAborted();
+      const passages = await store.passages.byIds(
+        document.assistantId,
+        missing.slice(start, start + passagesPerBatch),
+      );
+      const texts = passages.map(sentenceTexts);
+      const vectors = await embedder.embed(texts.flat(), stopping.signal, "passages");
+      let offset = 0;
+      const rows = passages.map((passage, index) => {
+        const own = vectors.slice(offset, offset + texts[index]!.length);
+        offset += own.length;
+        const all = [meanVector(own, embedder.dimensions), ...own].map(quantize);
+        return {
+          passageId: passage.id,
+          documentId: passage.documentId,
+          assistantId: passage.assistantId,
+          datasourceId: passage.datasourceId,
+          vectors: encodeVectors(all, embedder.dimensions),
+        };
+      });
+      embedded = await store.passageVectors.write(model, document.id, rows);
+      await indexes.addVectors(document.assistantId, rows);
+    }
+    logger.info("document embedded", {
+      documentId: document.id,
+      passages: embedded,
+      model,
+      ms: Math.round(performance.now() - started),
+    });
+  }
+
+  async function run(): Promise<void> {
+    while (!stopping.signal.aborted) {
+      const seen = store.documentChanges.version;
+      const document = await store.passageVectors.nextDocument(model);
+      if (document) {
+        try {
+          await embedDocument(document);
+        } catch (error) {
+          if (stopping.signal.aborted) return;
+          logger.error("embedding failed; retrying later", { documentId: document.id, error: String(error) });
+          await store.documentChanges.after(Number.POSITIVE_INFINITY, 5000, stopping.signal);
+        }
+        continue;
+      }
+      await store.documentChanges.after(seen, options.pollMs ?? 5000, stopping.signal);
+    }
+  }
+
+  return {
+    start(): void {
+      loop ??= run().catch((error: unknown) =>
+        logger.error("semantic indexer stopped", { error: String(error) }),
+      );
+    },
+    async stop(): Promise<void> {
+      stopping.abort();
+      await loop;
+    },
+  };
+}
+
+export type SemanticIndexer = ReturnType<typeof createSemanticIndexer>;
