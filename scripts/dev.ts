@@ -3,13 +3,19 @@
  * (and the sharing area's URL and admin token, for the console) go to `.env.local`, then the Next.js app
  * (port $PORT, 3000). Re-running reuses all of it; Ctrl-C stops both.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { createAdminClient, resolveConnection } from "../service/cli/admin-client.ts";
+import { cacheFolderName } from "../service/embedding/minilm.ts";
+import { repositoryModelCache } from "../service/embedding/testing/test-model.ts";
 import { isStopping, startChild, stopAll, stopOnSignals } from "./dev/children.ts";
 import { sampleFiles } from "./dev/demo-plan.ts";
 import { prepareDemo } from "./dev/prepare-demo.ts";
+import { reportSearchMode } from "./dev/report-search-mode.ts";
 import { waitUntilAnswering } from "./dev/wait-until-answering.ts";
 
 const servicePort = process.env.CKA_PORT ?? "8787";
+const repositoryModel = join(repositoryModelCache, cacheFolderName);
 const appPort = process.env.PORT ?? "3000";
 const serviceUrl = `http://127.0.0.1:${servicePort}`;
 const appUrl = `http://localhost:${appPort}`;
@@ -27,6 +33,10 @@ async function main(): Promise<void> {
     {
       ...process.env,
       CKA_LOG: process.env.CKA_LOG ?? "quiet",
+      // The model `npm test` fetched into the repository's cache spares the service a download.
+      ...(!process.env.CKA_EMBEDDING_MODEL_DIR && existsSync(repositoryModel)
+        ? { CKA_EMBEDDING_MODEL_DIR: repositoryModel }
+        : {}),
     },
   );
   await waitUntilAnswering(`${serviceUrl}/healthz`, service, {
@@ -37,6 +47,8 @@ async function main(): Promise<void> {
 
   // The admin token is the one the service keeps in its data folder (or CKA_ADMIN_TOKEN), as for `cka`.
   const admin = resolveConnection({ url: serviceUrl });
+  // A first start may download the model (~90 MB); its progress is shown here.
+  await reportSearchMode(createAdminClient(admin), say, { timeoutMs: 15 * 60_000 });
   await prepareDemo(createAdminClient(admin), {
     envFile: ".env.local",
     appOrigin: appUrl,

@@ -19,6 +19,7 @@ if (!existsSync(chromiumPath)) {
   process.exit(1);
 }
 
+const fetchModel: Step = { name: "embedding model", command: [process.execPath, "scripts/fetch-model.ts"] };
 const typeCheck: Step = { name: "type check", command: [bin("tsc"), "--noEmit"] };
 const lint: Step = { name: "lint", command: [bin("biome"), "check", "."] };
 const build: Step = {
@@ -87,6 +88,9 @@ for (const file of ["test-results/vitest.json", "test-results/playwright.json"])
 
 // Lint and the build wait on nothing of each other. The type check reads the route types the build
 // writes, so it starts once the build is done, beside the unit tests (which never touch `.next`).
+// The model is fetched (once, then verified from the cache) before the tests that load it.
+header(fetchModel);
+record(fetchModel, await run(fetchModel, false));
 const [linted, built] = await Promise.all([run(lint, true), run(build, true)]);
 header(lint);
 record(lint, linted);

@@ -139,6 +139,15 @@ export function UploadRowView({ upload }: { upload: UploadRow }) {
   );
 }
 
+/** How much of a ready document is found by meaning too, once the service's model has begun on it. */
+function meaningDetail(document: DocumentRecord): string {
+  const { passages, passages_embedded: embedded } = document;
+  if (embedded === undefined || passages === undefined) return "";
+  return embedded >= passages
+    ? " · by meaning too"
+    : ` · by meaning: ${embedded} of ${passages} ${passages === 1 ? "passage" : "passages"}`;
+}
+
 function ingestionDetail(document: DocumentRecord): string {
   const pages = document.pages;
   switch (document.status) {
@@ -156,7 +165,7 @@ function ingestionDetail(document: DocumentRecord): string {
           : null,
         formatBytes(document.bytes),
       ];
-      return `Searchable · ${parts.filter((part) => part !== null).join(" · ")}`;
+      return `Searchable · ${parts.filter((part) => part !== null).join(" · ")}${meaningDetail(document)}`;
     }
     case "failed":
       return document.error ?? "The service could not read this file.";

@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { sampleFiles } from "../../scripts/dev/demo-plan.ts";
 import type { DocumentRecord } from "../../sdk/core/index.ts";
 import { createAdminClient } from "../../service/cli/admin-client.ts";
+import { testModelFolder } from "../../service/embedding/testing/test-model.ts";
 import { seedPgliteDir } from "../../service/testing/pglite-template.ts";
 import { waitForDocuments } from "../../service/testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../../service/testing/spawn-service.ts";
@@ -74,10 +75,15 @@ async function ingestSamples(serviceUrl: string, adminToken: string) {
   for (const sample of sampleFiles) {
     await admin.upload(assistant.id, resolve(repositoryRoot, sample.path), sample.datasource);
   }
+  // Ready, and found by meaning too: answers do not change while the model works through the samples.
   const documents = await waitForDocuments(admin, assistant.id, {
     done: (listed) =>
       listed.length === sampleFiles.length &&
-      listed.every((document) => document.status === "ready" || document.status === "failed"),
+      listed.every(
+        (document) =>
+          document.status === "failed" ||
+          (document.status === "ready" && document.passages_embedded === document.passages),
+      ),
     timeoutMs: 150_000,
   });
   const failed = documents.find((document) => document.status !== "ready");
@@ -146,6 +152,9 @@ export async function startAppStack(options: AppStackOptions = {}): Promise<AppS
         CKA_ADMIN_TOKEN: adminToken,
         CKA_TOKEN_SECRET: randomBytes(32).toString("base64url"),
         CKA_OCR: "off",
+        CKA_EMBEDDINGS: "auto",
+        CKA_EMBEDDING_MODEL_DIR: testModelFolder(),
+        CKA_EMBEDDING_HUB_URL: "off",
         ...(options.console?.maxUploadBytes
           ? { CKA_MAX_UPLOAD_BYTES: String(options.console.maxUploadBytes) }
           : {}),

@@ -22,7 +22,9 @@ import {
   type Limits,
   limitsSchema,
   type Scope,
+  type ServiceStatus,
   type Share,
+  serviceStatusSchema,
   shareSchema,
 } from "@/sdk/core/index.ts";
 import { consoleSettings } from "./env.ts";
@@ -168,6 +170,7 @@ export function createConsoleAdminClient(
     share: (assistantId: string): Promise<Share> =>
       call(shareSchema, `/assistants/${path(assistantId)}/share`),
     limits: (): Promise<Limits> => call(limitsSchema, "/limits"),
+    status: (): Promise<ServiceStatus> => call(serviceStatusSchema, "/status"),
   };
 }
 

@@ -103,6 +103,14 @@ describe("cka, the command line of the sharing area", () => {
     expect(again.stderr).toMatch(/^cka: .*No assistant/);
   });
 
+  it("says how the service searches, and why by words only when it has no model", async () => {
+    const run = await cka(["status"]);
+    expect(run.code).toBe(0);
+    const [mode, detail] = run.stdout.trim().split("\n");
+    expect(mode).toBe("search: by words only");
+    expect(detail).toBe("semantic search is turned off (CKA_EMBEDDINGS=off)");
+  });
+
   it("says so plainly when the admin token is wrong", async () => {
     const run = await cka(["assistants", "list"], "wrong-token-0123456789abcdef");
     expect(run.code).not.toBe(0);

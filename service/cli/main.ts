@@ -12,6 +12,7 @@ const usage = `Usage: cka <command> [options]
   ingest --assistant ID [--datasource NAME] FILES_OR_FOLDERS...
   keys create --assistant ID [--scopes ask,rag] [--name NAME] | list --assistant ID | revoke KEY_ID
   share --assistant ID
+  status               how the service searches: by meaning and words, or by words only (and why)
 
 Commands other than serve talk to a running service:
   --url URL            default $CKA_URL or http://127.0.0.1:8787
@@ -123,6 +124,17 @@ async function adminCommand(command: string, argv: string[]): Promise<void> {
       if (!argument) throw new Error("cka keys revoke KEY_ID");
       await client.revokeKey(argument);
       return print({ revoked: argument }, values.json, `revoked ${argument}`);
+    case "status": {
+      const status = await client.status();
+      const model = status.embedding_model ? ` (${status.embedding_model})` : "";
+      const mode = {
+        semantic: "by meaning and words",
+        loading: "by words while the model loads",
+        lexical: "by words only",
+      };
+      print(status, values.json, `search: ${mode[status.search]}${model}\n${status.detail}`);
+      return;
+    }
     case "share": {
       const share = await client.share(requireAssistant(values.assistant));
       return print(share, values.json, `assistant: ${share.assistant}\nbase_url:  ${share.base_url}`);
@@ -139,7 +151,8 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === "serve") return serveCommand(rest);
-  if (["assistants", "ingest", "keys", "share"].includes(command)) return adminCommand(command, rest);
+  if (["assistants", "ingest", "keys", "share", "status"].includes(command))
+    return adminCommand(command, rest);
   process.stderr.write(`cka: unknown command "${command}"\n${usage}`);
   process.exitCode = 2;
 }

@@ -2,7 +2,7 @@
 import type { DocumentRecord } from "../../sdk/core/index.ts";
 
 type Shown = Pick<DocumentRecord, "status"> &
-  Partial<Pick<DocumentRecord, "pages" | "pages_done" | "passages" | "error">>;
+  Partial<Pick<DocumentRecord, "pages" | "pages_done" | "passages" | "passages_embedded" | "error">>;
 
 const barWidth = 24;
 
@@ -13,7 +13,9 @@ function describe(shown: Shown): string {
     case "processing":
       return shown.pages ? `reading page ${shown.pages_done ?? 0}/${shown.pages}` : "reading";
     case "ready":
-      return `ready: ${shown.pages ? `${shown.pages} pages, ` : ""}${shown.passages ?? 0} passages`;
+      return `ready: ${shown.pages ? `${shown.pages} pages, ` : ""}${shown.passages ?? 0} passages${
+        shown.passages_embedded !== undefined ? `, ${shown.passages_embedded} by meaning` : ""
+      }`;
     case "failed":
       return `failed: ${shown.error ?? "unknown reason"}`;
   }

@@ -1,3 +1,4 @@
+import { SearchModeNotice } from "@/components/console/search-mode-notice";
 import { SourcesManager } from "@/components/console/sources-manager";
 import { consoleAdminClient } from "@/lib/console/admin-client";
 import { assistantOr404 } from "@/lib/console/assistant";
@@ -8,18 +9,22 @@ export default async function SourcesPage({ params }: { params: Promise<{ assist
   await requireOperator();
   const assistant = await assistantOr404(params);
   const admin = consoleAdminClient();
-  const [listing, datasources, limits] = await Promise.all([
+  const [listing, datasources, limits, status] = await Promise.all([
     admin.watchDocuments(assistant.id, { etag: null, waitSeconds: 0, signal: AbortSignal.timeout(30_000) }),
     admin.listDatasources(assistant.id),
     admin.limits(),
+    admin.status(),
   ]);
   return (
-    <SourcesManager
-      assistantId={assistant.id}
-      initialDocuments={listing.changed ? listing.documents : []}
-      initialEtag={listing.changed ? listing.etag : null}
-      datasources={datasources}
-      maxUploadBytes={limits.max_upload_bytes}
-    />
+    <>
+      <SearchModeNotice status={status} />
+      <SourcesManager
+        assistantId={assistant.id}
+        initialDocuments={listing.changed ? listing.documents : []}
+        initialEtag={listing.changed ? listing.etag : null}
+        datasources={datasources}
+        maxUploadBytes={limits.max_upload_bytes}
+      />
+    </>
   );
 }
