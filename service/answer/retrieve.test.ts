@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type EmbeddedModel, loadEmbeddedModel } from "../embedding/embedded-model.ts";
+import { testModelFolder } from "../embedding/testing/test-model.ts";
+import { quantize } from "../embedding/vector-codec.ts";
+import { analyze } from "../index/analyzer.ts";
+import { type Bm25Index, createBm25Index } from "../index/bm25-index.ts";
+import { createDenseIndex, type DenseIndex } from "../index/dense-index.ts";
+import type { IndexedPassage } from "../index/types.ts";
+import { topicTerms } from "./question-terms.ts";
+import { retrieve, type SemanticSearch } from "./retrieve.ts";
+
+const compression: IndexedPassage = {
+  id: "psg_compression",
+  datasourceId: "dts_manuals",
+  documentId: "doc_archiver",
+  title: "Archiver manual",
+  heading: "Compression",
+  text: "Enable compression of archives with the --gzip flag; the files written then take far less disk space.",
+};
+
+/** The other passages: one shares a word with the question, none is about size. */
+const others: IndexedPassage[] = [
+  {
+    id: "psg_schedule",
+    datasourceId: "dts_manuals",
+    documentId: "doc_archiver",
+    title: "Archiver manual",
+    heading: "Scheduling",
+    text: "Run the backup every night from cron so that no day of work is lost.",
+  },
+  {
+    id: "psg_release",
+    datasourceId: "dts_manuals",
+    documentId: "doc_release",
+    title: "Release checklist",
+    heading: "Tagging",
+    text: "Tag the commit with the version number and push the tag to the server.",
+  },
+  {
+    id: "psg_printer",
+    datasourceId: "dts_notes",
+    documentId: "doc_office",
+    title: "Office notes",
+    heading: "Printing",
+    text: "The printer queue lists every job waiting to be printed, oldest first.",
+  },
+  {
+    id: "psg_passwords",
+    datasourceId: "dts_notes",
+    documentId: "doc_office",
+    title: "Office notes",
+    heading: "Accounts",
+    text: "Passwords must be at least twelve characters long and are changed once a year.",
+  },
+  {
+    id: "psg_coffee",
+    datasourceId: "dts_notes",
+    documentId: "doc_office",
+    title: "Office notes",
+    heading: "Kitchen",
+    text: "The coffee machine is descaled on the first Monday of every month.",
+  },
+];
+
+const question = "make the backup smaller";
+
+function query(text: string) {
+  return { text, terms: topicTerms(text) };
+}
+
+describe("retrieval by meaning", () => {
+  let model: EmbeddedModel;
+  let lexical: Bm25Index;
+  let dense: DenseIndex;
+  let semantic: SemanticSearch;
+
+  beforeAll(async () => {
+    model = await loadEmbeddedModel(testModelFolder());
+    const passages = [compression, ...others];
+    lexical = createBm25Index();
+    lexical.add(passages);
+    // As the semantic indexer stores them: the passage's vector, as int8.
+    const vectors = await model.embed(passages.map((passage) => passage.text));
+    dense = createDenseIndex();
+    dense.add(
+      passages.map((passage, index) => ({
+        id: passage.id,
+        documentId: passage.documentId,
+        datasourceId: passage.datasourceId,
+        vector: quantize(vectors[index]!),
+      })),
+    );
+    semantic = { dense, embedder: model };
+  });
+  afterAll(() => model?.close());
+
+  it("shares no word with the passage it should find", () => {
+    const passageWords = new Set(analyze(`${compression.title} ${compression.heading} ${compression.text}`));
+    expect(analyze(question).filter((word) => passageWords.has(word))).toEqual([]);
+  });
+
+  it("does not find the passage by words alone", async () => {
+    const { hits, vector } = await retrieve(lexical, null, query(question), { limit: 6 });
+    expect(hits.map((hit) => hit.id)).not.toContain(compression.id);
+    expect(hits.map((hit) => hit.id)).toEqual(["psg_schedule"]);
+    expect(hits[0]?.cosine).toBeNull();
+    expect(vector).toBeNull();
+  });
+
+  it("finds it with the model, right after the passage found both by words and by meaning", async () => {
+    const { hits, vector } = await retrieve(lexical, semantic, query(question), { limit: 2 });
+    expect(hits.map((hit) => hit.id)).toEqual(["psg_schedule", compression.id]);
+    expect(hits[1]?.lexical).toBe(0);
+    expect(vector).toHaveLength(model.dimensions);
+    // Not by luck of a close call: its cosine with the question is far above that of any passage on
+    // another subject (0.45 against at most 0.13 when written).
+    const all = await retrieve(lexical, semantic, query(question), { limit: 10 });
+    expect(all.hits).toHaveLength(others.length + 1);
+    const cosineOf = (id: string) => all.hits.find((hit) => hit.id === id)?.cosine ?? Number.NaN;
+    for (const other of others.filter((passage) => passage.id !== "psg_schedule"))
+      expect(cosineOf(compression.id) - cosineOf(other.id), other.id).toBeGreaterThan(0.2);
+  });
+
+  it("falls back to words while the assistant has no vectors yet", async () => {
+    const empty: SemanticSearch = { dense: createDenseIndex(), embedder: model };
+    const { hits, vector } = await retrieve(lexical, empty, query(question), { limit: 6 });
+    expect(hits.map((hit) => hit.id)).toEqual(["psg_schedule"]);
+    expect(vector).toBeNull();
+  });
+
+  it("keeps to the datasources asked for, by meaning as by words", async () => {
+    const notes = await retrieve(lexical, semantic, query(question), {
+      limit: 6,
+      datasourceIds: ["dts_notes"],
+    });
+    expect(notes.hits.length).toBeGreaterThan(0);
+    expect(notes.hits.map((hit) => hit.id)).not.toContain(compression.id);
+    expect(notes.hits.map((hit) => hit.id)).not.toContain("psg_schedule");
+    const none = await retrieve(lexical, semantic, query(question), { limit: 6, datasourceIds: [] });
+    expect(none.hits).toEqual([]);
+  });
+});
