@@ -16,6 +16,7 @@ import { evalDir } from "./bench/qa.ts";
 import { ragDuringIngestion } from "./bench/rag-during-ingestion.ts";
 import { qpdfTimes, sliceTimes } from "./bench/reference-pdf.ts";
 import { idleHolder, label, scaleSection } from "./bench/scale.ts";
+import { semanticRows } from "./bench/semantic.ts";
 import { pgliteOf, readPassages } from "./bench/synthetic-corpus.ts";
 import { type BenchRow, benchRow, formatTable, median, roundsPercentile } from "./bench/table.ts";
 import { twoProcessRag } from "./bench/two-processes.ts";
@@ -103,6 +104,16 @@ for (const corpus of corpora) {
   );
 }
 if (!dev) throw new Error("no corpus was ingested");
+
+progress("the embedding model: ingestion, ask and the vector index");
+const devReady = rows.find((row) => row.figure === "dev corpus (3 PDFs), upload → ready");
+rows.push(
+  ...(await semanticRows([devPdfs], devReady?.ours ?? Number.NaN, {
+    rounds,
+    samples: quick ? 30 : 100,
+    scale: quick ? 10_000 : 100_000,
+  })),
+);
 
 const gnuplot = join(devPdfs, "gnuplot.pdf");
 const warmPages = Array.from({ length: quick ? 20 : 50 }, (_, index) => 3 + index * 3);

@@ -39,7 +39,8 @@ export function createSemanticIndexer(options: SemanticIndexerOptions) {
   async function embedDocument(document: { id: string; assistantId: string }): Promise<void> {
     const started = performance.now();
     const missing = await store.passageVectors.missing(document.id, model);
-    let embedded = 0;
+    // The listing shows "0 of n" from the start, not nothing until the first batch is in.
+    let embedded = await store.passageVectors.write(model, document.id, []);
     for (let start = 0; start < missing.length; start += passagesPerBatch) {
       stopping.signal.throwIfAborted();
       const passages = await store.passages.byIds(

@@ -1,6 +1,7 @@
 /**
  * Unit vectors kept as int8 with one float32 scale each: a quarter of float32's memory, and a cosine
- * within ~1e-4 of the float one (each component is rounded to 1/127 of the vector's largest).
+ * typically within ~4e-4 of the float one, at most ~2e-3 (each component is rounded to 1/127 of the
+ * vector's largest); orders differing by more than that are kept.
  */
 
 export interface QuantizedVector {
