@@ -15,6 +15,7 @@ import {
   percentile,
   type QaItem,
 } from "./eval-scoring.ts";
+import { type OracleReranker, startOracleReranker } from "./oracle-reranker.ts";
 
 interface EvalRow {
   id: string;
@@ -64,10 +65,14 @@ const { values } = parseArgs({
     data: { type: "string" },
     /** Engine settings to try, as JSON (see EngineSettings); for calibration on the odd half. */
     settings: { type: "string" },
+    /** `oracle` reranks with a local stand-in that scores 1 exactly the sentences holding an answer string. */
+    reranker: { type: "string", default: "none" },
   },
 });
 if (values.model !== "embedded" && values.model !== "lexical")
   throw new Error("--model is embedded or lexical");
+if (values.reranker !== "none" && values.reranker !== "oracle")
+  throw new Error("--reranker is none or oracle");
 
 const evalDir = values.eval;
 const items = readFileSync(join(evalDir, "qa-debian-docs.jsonl"), "utf8")
@@ -83,6 +88,11 @@ if (values.model === "embedded") {
 if (values["refusal-threshold"]) env.CKA_REFUSAL_THRESHOLD = values["refusal-threshold"];
 if (values.settings) env.CKA_ENGINE_SETTINGS = values.settings;
 if (values.data) mkdirSync(values.data, { recursive: true });
+const oracle: OracleReranker | null = values.reranker === "oracle" ? await startOracleReranker(items) : null;
+if (oracle) {
+  env.CKA_RERANK_BASE_URL = oracle.baseUrl;
+  env.CKA_RERANK_MODEL = "oracle";
+}
 const service = await spawnService({ env, ...(values.data ? { dataDir: resolve(values.data) } : {}) });
 try {
   const admin = createAdminClient({
@@ -232,6 +242,8 @@ try {
   const idNumber = (row: EvalRow) => Number(row.id.replace(/\D/g, ""));
   const metrics = {
     model: values.model,
+    reranker: values.reranker,
+    ...(oracle ? { oracle_reranker: oracle.report() } : {}),
     ...askMetrics(rows),
     halves: {
       odd_ids: askMetrics(rows.filter((row) => idNumber(row) % 2 === 1)),
@@ -274,4 +286,5 @@ try {
   console.log(`rows written to ${file}`);
 } finally {
   await service.stop();
+  await oracle?.close();
 }

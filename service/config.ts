@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { type RemoteModelConfig, remoteModelEnvironmentSchema } from "./embedding/remote-config.ts";
 
 /** Overrides of the extractive engine's calibrated settings, to draw calibration curves with. */
 const engineSettingsOverrideSchema = z.strictObject({
@@ -12,6 +13,8 @@ const engineSettingsOverrideSchema = z.strictObject({
   relativeFloor: z.number().min(0).max(1).optional(),
   semanticWeight: z.number().min(0).optional(),
   semanticSupport: z.strictObject({ none: z.number(), full: z.number() }).optional(),
+  rerankWeight: z.number().min(0).optional(),
+  rerankSupport: z.strictObject({ none: z.number(), full: z.number() }).nullable().optional(),
 });
 
 const environmentSchema = z.object({
@@ -73,6 +76,8 @@ export interface ServiceConfig {
   engineSettings: z.infer<typeof engineSettingsOverrideSchema>;
   llm: { baseUrl: string; model: string; apiKey: string } | null;
   embedding: { enabled: boolean; folder: string | undefined; hubUrl: string | null };
+  /** Model servers that replace the embedded model (embeddings) or add a reranker; null where none is set. */
+  remote: RemoteModelConfig;
 }
 
 interface Secrets {
@@ -103,11 +108,13 @@ function dataDirSecrets(dataDir: string, adminTokenInForce: string | undefined):
 
 export function loadConfig(dataDir: string, environment: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const parsed = environmentSchema.safeParse(environment);
-  if (!parsed.success) {
-    throw new Error(
-      parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "),
-    );
-  }
+  const remote = remoteModelEnvironmentSchema.safeParse(environment);
+  // One message for every setting to fix; the model server messages name their variables themselves.
+  const problems = [
+    ...(parsed.error?.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`) ?? []),
+    ...(remote.error?.issues.map((issue) => issue.message) ?? []),
+  ];
+  if (!parsed.success || !remote.success) throw new Error(problems.join("; "));
   const values = parsed.data;
   const stored = dataDirSecrets(dataDir, values.CKA_ADMIN_TOKEN);
   return {
@@ -137,5 +144,6 @@ export function loadConfig(dataDir: string, environment: NodeJS.ProcessEnv = pro
             apiKey: values.CKA_LLM_API_KEY ?? "none",
           }
         : null,
+    remote: remote.data,
   };
 }

@@ -25,10 +25,12 @@ export async function openRuntime(config: ServiceConfig, logger: Logger) {
       pgliteDir: join(config.dataDir, "pglite"),
     });
     const blobs = createBlobStore(join(config.dataDir, "blobs"));
-    const embedding = startEmbedding(config.dataDir, config.embedding, logger);
-    const indexes = createAssistantIndexes(store, logger, {
-      vectors: embedding.enabled ? { model: embedding.modelId, dimensions: embedding.dimensions } : null,
-    });
+    const embedding = startEmbedding(
+      config.dataDir,
+      { ...config.embedding, remote: config.remote.embeddings },
+      logger,
+    );
+    const indexes = createAssistantIndexes(store, logger, { vectors: () => embedding.vectors() });
     const workers = config.ingestWorkers ?? availableParallelism();
     const pdfPool = createPdfExtractorPool({ size: workers });
     const ingestion = createIngestionRunner({
@@ -96,6 +98,7 @@ export async function openRuntime(config: ServiceConfig, logger: Logger) {
       embedding,
       async close(): Promise<void> {
         await blobSweeper.stop();
+        embedding.stopStarting();
         await (await semanticIndexer)?.stop();
         await embedding.close();
         await feed?.close();

@@ -3,6 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { getRequestListener } from "@hono/node-server";
+import { createConfiguredReranker } from "./answer/configured-reranker.ts";
 import { createExtractiveEngine, defaultEngineSettings } from "./answer/extractive-engine.ts";
 import { createFallbackEngine } from "./answer/llm/fallback-engine.ts";
 import { createLlmEngine } from "./answer/llm/llm-engine.ts";
@@ -57,6 +58,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       logger,
       engine,
       embedder: () => runtime.embedding.current(),
+      reranker: createConfiguredReranker(config.remote.rerank, logger),
     });
     mountAdminRoutes(routes, {
       store: runtime.store,
@@ -97,6 +99,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     storage: runtime.store.engine,
     engine: engine.name,
     ...(config.llm ? { model: config.llm.model } : {}),
+    ...(config.remote.rerank ? { reranker: config.remote.rerank.baseUrl } : {}),
   });
   return {
     url,

@@ -25,6 +25,11 @@ export interface QuestionVectors {
   passages: ReadonlyMap<string, readonly QuantizedVector[]>;
 }
 
+/** The key of a sentence in `EngineRequest.rerankScores`: its passage and its position there. */
+export function sentenceKey(passageId: string, sentenceIndex: number): string {
+  return `${passageId}:${sentenceIndex}`;
+}
+
 export interface EngineRequest {
   message: string;
   /** Earlier turns of the session, oldest first. */
@@ -37,6 +42,8 @@ export interface EngineRequest {
   expected: ExpectedAnswer;
   /** Present when a model is loaded and the passages have vectors. */
   vectors: QuestionVectors | null;
+  /** A reranker's raw score per sentence of the ranked passages (see `sentenceKey`); null without one. */
+  rerankScores: ReadonlyMap<string, number> | null;
   signal?: AbortSignal;
 }
 

@@ -3,7 +3,13 @@ import type { DetailLevel, TechnicalityLevel } from "../../sdk/core/index.ts";
 import { dot } from "../embedding/vector-codec.ts";
 import { analyze, type WeightedTerm } from "../index/analyzer.ts";
 import { type ExpectedAnswer, satisfies } from "./answer-type.ts";
-import type { AnswerEngine, ComposedClaim, QuestionVectors, RankedPassage } from "./engine.ts";
+import {
+  type AnswerEngine,
+  type ComposedClaim,
+  type QuestionVectors,
+  type RankedPassage,
+  sentenceKey,
+} from "./engine.ts";
 
 export interface Composition {
   claims: ComposedClaim[];
@@ -24,6 +30,14 @@ export interface EngineSettings {
   semanticWeight: number;
   /** Cosines mapped to support 0 and 1: a sentence that says what was asked in other words supports it. */
   semanticSupport: { none: number; full: number };
+  /** Weight of the reranker's score, scaled to 0–1 among the question's sentences. */
+  rerankWeight: number;
+  /**
+   * Raw rerank scores mapped to support 0 and 1, or null (the default) for a reranker that ranks only:
+   * every model calibrates its scores its own way, and none could be measured here, so by default
+   * support (and refusal) stays with the signals the threshold was calibrated on.
+   */
+  rerankSupport: { none: number; full: number } | null;
 }
 
 export const defaultEngineSettings: EngineSettings = {
@@ -34,6 +48,10 @@ export const defaultEngineSettings: EngineSettings = {
   // Fitted on the dev set's odd half with the embedded model (see the eval's halves).
   semanticWeight: 0.5,
   semanticSupport: { none: 0.4, full: 0.8 },
+  // Above the other signals' whole spread (support, passage and cosine add up to ~1.75), so a reranker
+  // decides the order wherever it tells sentences apart.
+  rerankWeight: 2,
+  rerankSupport: null,
 };
 
 const claimCounts: Record<DetailLevel, { min: number; max: number }> = {
@@ -48,6 +66,8 @@ interface Candidate {
   terms: Set<string>;
   coverage: number;
   support: number;
+  /** The score without the reranker's part. */
+  baseScore: number;
   score: number;
 }
 
@@ -59,6 +79,34 @@ function technicalityBonus(text: string, level: TechnicalityLevel): number {
   if (level === "TECHNICAL") return technical ? 0.05 : 0;
   if (level === "SIMPLE") return (technical ? -0.05 : 0.02) + (words <= 25 ? 0.02 : 0);
   return 0;
+}
+
+/**
+ * What the reranker's scores add to a sentence. For ranking, they are mapped to 0–1 by the question's
+ * lowest and highest (raw scores may be logits or probabilities): all equal says nothing, so all 0, and
+ * a sentence the reranker left out scores its lowest. For support, raw scores go through
+ * `rerankSupport` when one is set.
+ */
+export function rerankSignals(
+  scores: ReadonlyMap<string, number> | null | undefined,
+  settings: Pick<EngineSettings, "rerankSupport">,
+): { ranking(key: string): number; support(key: string): number } {
+  const raw = (key: string) => {
+    const score = scores?.get(key);
+    return score !== undefined && Number.isFinite(score) ? score : null;
+  };
+  const finite = [...(scores?.values() ?? [])].filter(Number.isFinite);
+  const low = Math.min(...finite);
+  const spread = Math.max(...finite) - low;
+  const mapping = settings.rerankSupport;
+  return {
+    ranking: (key) => (spread > 0 ? ((raw(key) ?? low) - low) / spread : 0),
+    support(key) {
+      const score = raw(key);
+      if (!mapping || score === null) return 0;
+      return Math.min(1, Math.max(0, (score - mapping.none) / (mapping.full - mapping.none)));
+    },
+  };
 }
 
 function overlap(a: Set<string>, b: Set<string>): number {
@@ -77,9 +125,11 @@ export function composeAnswer(
     expected?: ExpectedAnswer;
     settings?: EngineSettings;
     vectors?: QuestionVectors | null;
+    rerankScores?: ReadonlyMap<string, number> | null;
   },
 ): Composition {
   const settings = options.settings ?? defaultEngineSettings;
+  const rerank = rerankSignals(options.rerankScores, settings);
   const weights = new Map(query.map((term) => [term.term, term.weight * idf(term.term)]));
   const total = [...weights.values()].reduce((sum, weight) => sum + weight, 0);
   if (total === 0 || ranked.length === 0) return { claims: [], refusal: true, bestSupport: 0 };
@@ -107,30 +157,46 @@ export function composeAnswer(
       // A date or quantity question is not answered by a sentence that holds none.
       const typeFactor = satisfies(withNext, options.expected ?? null) ? 1 : 0.5;
       const lexicalSupport = Math.min(1, coverage + (settings.contextCredit * context) / total);
-      const support = typeFactor * Math.max(lexicalSupport, semanticSupport);
+      const key = sentenceKey(passage.id, sentence);
+      const support = typeFactor * Math.max(lexicalSupport, semanticSupport, rerank.support(key));
+      const baseScore =
+        support +
+        settings.passageWeight * (score / topScore) +
+        settings.semanticWeight * cosine +
+        technicalityBonus(text, options.technicality);
       candidates.push({
         passageIndex,
         sentence,
         terms,
         coverage,
         support,
-        score:
-          support +
-          settings.passageWeight * (score / topScore) +
-          settings.semanticWeight * cosine +
-          technicalityBonus(text, options.technicality),
+        baseScore,
+        score: baseScore + settings.rerankWeight * rerank.ranking(key),
       });
     });
   });
   candidates.sort((a, b) => b.score - a.score);
-  const best = candidates[0];
-  if (!best || best.support < settings.refusalThreshold) {
-    return { claims: [], refusal: true, bestSupport: best?.support ?? 0 };
+  // A reranker that only ranks does not decide whether the question is answered: that is decided as
+  // without it, and it then orders the sentences with support (one it ranks first may have none).
+  const reranked = Boolean(options.rerankScores);
+  const gate =
+    reranked && !settings.rerankSupport
+      ? candidates.reduce<Candidate | undefined>(
+          (top, candidate) => (top && top.baseScore >= candidate.baseScore ? top : candidate),
+          undefined,
+        )
+      : candidates[0];
+  if (!gate || gate.support < settings.refusalThreshold) {
+    return { claims: [], refusal: true, bestSupport: gate?.support ?? 0 };
   }
+  const eligible = reranked
+    ? candidates.filter((candidate) => candidate.support >= settings.refusalThreshold)
+    : candidates;
+  const best = eligible[0]!;
 
   const limits = claimCounts[options.detail];
   const chosen: Candidate[] = [best];
-  for (const candidate of candidates.slice(1)) {
+  for (const candidate of eligible.slice(1)) {
     if (chosen.length >= limits.max) break;
     if (
       candidate.score < settings.relativeFloor * best.score ||
@@ -173,6 +239,7 @@ export function createExtractiveEngine(settings: EngineSettings = defaultEngineS
         expected: request.expected,
         settings,
         vectors: request.vectors,
+        rerankScores: request.rerankScores,
       });
       yield* composition.claims;
     },

@@ -1,9 +1,11 @@
 /**
  * The passages a question is answered from, for ask and rag alike: the lexical index's best and, when a
  * model is loaded, the vector index's best, fused by reciprocal rank (each list counts by position, not
- * by score, so two scores on different scales need no calibration).
+ * by score, so two scores on different scales need no calibration). A model server that fails never
+ * fails the question: it is answered from the lexical index alone.
  */
 import type { EmbedPriority } from "../embedding/embedded-model.ts";
+import { ModelServerError } from "../embedding/model-server-error.ts";
 import type { TextEmbedder } from "../embedding/text-embedder.ts";
 import type { WeightedTerm } from "../index/analyzer.ts";
 import type { Bm25Index } from "../index/bm25-index.ts";
@@ -19,6 +21,11 @@ export interface SemanticSearch {
   embedder: QuestionEmbedder;
 }
 
+/** A model server is configured but does not answer for now: questions go by words, and say so. */
+export interface SemanticUnavailable {
+  unavailable: string;
+}
+
 export interface RetrievedHit extends SearchHit {
   /** The lexical index's score, 0 when only the vectors found it. */
   lexical: number;
@@ -30,6 +37,8 @@ export interface Retrieved {
   hits: RetrievedHit[];
   /** The question's vector, when a model took part. */
   vector: Float32Array | null;
+  /** Why a configured model took no part (its server failed or is down), for the asker to be told. */
+  fallback: string | null;
 }
 
 /** Reciprocal rank fusion's constant: 60 is the value of its paper and of most systems using it. */
@@ -39,24 +48,33 @@ const depthFactor = 4;
 
 export async function retrieve(
   lexical: Bm25Index,
-  semantic: SemanticSearch | null,
+  semantic: SemanticSearch | SemanticUnavailable | null,
   query: { text: string; terms: readonly WeightedTerm[] },
   options: SearchOptions & { signal?: AbortSignal },
 ): Promise<Retrieved> {
+  const usable = semantic && "dense" in semantic && semantic.dense.size > 0 ? semantic : null;
   const searchOptions: SearchOptions = {
-    limit: semantic ? Math.max(options.limit * depthFactor, 50) : options.limit,
+    limit: usable ? Math.max(options.limit * depthFactor, 50) : options.limit,
     ...(options.datasourceIds ? { datasourceIds: options.datasourceIds } : {}),
   };
   const lexicalHits = lexical.searchTerms(query.terms, searchOptions);
-  if (!semantic || semantic.dense.size === 0) {
-    const hits = lexicalHits
-      .slice(0, options.limit)
-      .map((hit) => ({ ...hit, lexical: hit.score, cosine: null }));
-    return { hits, vector: null };
+  const lexicalOnly = (fallback: string | null): Retrieved => ({
+    hits: lexicalHits.slice(0, options.limit).map((hit) => ({ ...hit, lexical: hit.score, cosine: null })),
+    vector: null,
+    fallback,
+  });
+  if (semantic && "unavailable" in semantic) return lexicalOnly(semantic.unavailable);
+  if (!usable) return lexicalOnly(null);
+  let vector: Float32Array | undefined;
+  try {
+    [vector] = await usable.embedder.embed([query.text], options.signal, "question");
+  } catch (error) {
+    // The embedder in use logs its server's failures; the question goes on by words.
+    if (error instanceof ModelServerError) return lexicalOnly(error.message);
+    throw error;
   }
-  const [vector] = await semantic.embedder.embed([query.text], options.signal, "question");
   if (!vector) throw new Error("the model gave no vector for the question");
-  const denseHits = semantic.dense.search(vector, searchOptions);
+  const denseHits = usable.dense.search(vector, searchOptions);
   const fused = new Map<string, number>();
   for (const hits of [lexicalHits, denseHits])
     hits.forEach((hit, rank) => {
@@ -68,5 +86,5 @@ export async function retrieve(
     .map(([id, score]) => ({ id, score, lexical: lexicalScore.get(id) ?? 0, cosine: cosine.get(id) ?? null }))
     .sort((a, b) => b.score - a.score)
     .slice(0, options.limit);
-  return { hits, vector };
+  return { hits, vector, fallback: null };
 }

@@ -1,5 +1,7 @@
 /** Which model servers the environment names, and the messages for settings that cannot work. */
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../config.ts";
+import { temporaryDirectory } from "../testing/temporary-directory.ts";
 import { remoteModelConfig } from "./remote-config.ts";
 
 /** An environment with only `values` set (and the NODE_ENV every process has). */
@@ -106,5 +108,32 @@ describe("the model server settings", () => {
         environment({ CKA_EMBEDDINGS_BASE_URL: "http://127.0.0.1:8080/v1", CKA_RERANK_PROTOCOL: "tei" }),
       ),
     ).toThrow(/CKA_EMBEDDINGS_MODEL is not.*; .*CKA_RERANK_BASE_URL is not/);
+  });
+});
+
+describe("the service's settings", () => {
+  it("carry the model servers", () => {
+    const config = loadConfig(
+      temporaryDirectory("cka-config-"),
+      environment({ CKA_RERANK_BASE_URL: "http://127.0.0.1:7997/", CKA_RERANK_MODEL: "rerank-test" }),
+    );
+    expect(config.remote).toEqual({
+      embeddings: null,
+      rerank: {
+        baseUrl: "http://127.0.0.1:7997",
+        model: "rerank-test",
+        apiKey: undefined,
+        protocol: "cohere",
+      },
+    });
+  });
+
+  it("refuse to start with one message naming every setting to fix, the model servers' with the others'", () => {
+    expect(() =>
+      loadConfig(
+        temporaryDirectory("cka-config-"),
+        environment({ CKA_OCR: "sometimes", CKA_EMBEDDINGS_BASE_URL: "http://127.0.0.1:8080/v1" }),
+      ),
+    ).toThrow(/^CKA_OCR: .*; CKA_EMBEDDINGS_BASE_URL is set but CKA_EMBEDDINGS_MODEL is not/);
   });
 });

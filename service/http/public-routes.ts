@@ -11,7 +11,13 @@ import { answerQuestion } from "../answer/answer-question.ts";
 import type { AnswerEngine } from "../answer/engine.ts";
 import { topicTerms } from "../answer/question-terms.ts";
 import { toRetrievalResult } from "../answer/retrieval-result.ts";
-import { type QuestionEmbedder, retrieve, type SemanticSearch } from "../answer/retrieve.ts";
+import {
+  type QuestionEmbedder,
+  retrieve,
+  type SemanticSearch,
+  type SemanticUnavailable,
+} from "../answer/retrieve.ts";
+import type { Reranker } from "../embedding/text-embedder.ts";
 import type { AssistantIndexes } from "../index/assistant-indexes.ts";
 import type { Logger } from "../logger.ts";
 import type { PdfSlicer } from "../pdf/pdf-slicer.ts";
@@ -33,17 +39,20 @@ export interface PublicDependencies {
   logger: Logger;
   engine: AnswerEngine;
   /** The model questions are embedded with; null when the service runs lexical only. */
-  embedder: () => QuestionEmbedder | null;
+  embedder: () => QuestionEmbedder | SemanticUnavailable | null;
+  /** Scores candidate sentences for ask, when a rerank server is configured. */
+  reranker: Reranker | null;
 }
 
 const bodyLimit = 64 * 1024;
 
 export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependencies): void {
   const { store, tokens } = dependencies;
-  async function semanticSearch(assistantId: string): Promise<SemanticSearch | null> {
+  async function semanticSearch(assistantId: string): Promise<SemanticSearch | SemanticUnavailable | null> {
     const embedder = dependencies.embedder();
-    const dense = embedder ? await dependencies.indexes.dense(assistantId) : null;
-    return dense && embedder ? { dense, embedder } : null;
+    if (!embedder || "unavailable" in embedder) return embedder;
+    const dense = await dependencies.indexes.dense(assistantId);
+    return dense ? { dense, embedder } : null;
   }
   const askGuard = requireApiKey("ask", store.keys, dependencies.limiter);
   const ragGuard = requireApiKey("rag", store.keys, dependencies.limiter);
@@ -73,7 +82,11 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
     };
     return ndjsonResponse(
       (signal) =>
-        answerQuestion(ask, { store, index, semantic, tokens, engine: dependencies.engine }, signal),
+        answerQuestion(
+          ask,
+          { store, index, semantic, tokens, engine: dependencies.engine, reranker: dependencies.reranker },
+          signal,
+        ),
       { requestId: context.get("requestId"), logger: dependencies.logger },
     );
   });

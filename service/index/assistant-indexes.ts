@@ -10,8 +10,11 @@ import type { IndexedPassage } from "./types.ts";
 
 interface Entry {
   index: Bm25Index;
-  /** Passage vectors of the model in force; null when the service runs lexical only. */
+  /** Passage vectors of `denseModel`; null when no model was known as the entry loaded. */
   dense: DenseIndex | null;
+  denseModel: string | null;
+  /** A load of the vectors of a model that became known after the entry loaded. */
+  denseLoading: Promise<DenseIndex> | null;
   documentIds: Set<string>;
   saveTimer: NodeJS.Timeout | null;
 }
@@ -45,15 +48,23 @@ export interface PassageVectorsRow {
   vectors: Uint8Array;
 }
 
+export interface VectorModel {
+  model: string;
+  dimensions: number;
+}
+
 export interface AssistantIndexOptions {
-  /** The embedding model whose vectors are searched, with their length; null for lexical only. */
-  vectors: { model: string; dimensions: number } | null;
+  /**
+   * The embedding model whose vectors are searched, with their length; null for lexical only, or while
+   * the length is not known yet (a model server is asked for it at start, and may not answer at once).
+   */
+  vectors: () => VectorModel | null;
 }
 
 export function createAssistantIndexes(
   store: Store,
   logger: Logger,
-  options: AssistantIndexOptions = { vectors: null },
+  options: AssistantIndexOptions = { vectors: () => null },
 ) {
   const entries = new Map<string, Promise<Entry>>();
 
@@ -65,11 +76,14 @@ export function createAssistantIndexes(
     });
   }
 
-  async function loadDense(assistantId: string): Promise<DenseIndex | null> {
-    if (!options.vectors) return null;
+  async function loadDense(
+    assistantId: string,
+    vectors: VectorModel,
+    keep: (documentId: string) => boolean = () => true,
+  ): Promise<DenseIndex> {
     const dense = createDenseIndex();
-    for await (const batch of store.passageVectors.forAssistant(assistantId, options.vectors.model))
-      dense.add(toDenseEntries(batch, options.vectors.dimensions));
+    for await (const batch of store.passageVectors.forAssistant(assistantId, vectors.model))
+      dense.add(toDenseEntries(batch, vectors.dimensions).filter((row) => keep(row.documentId)));
     return dense;
   }
 
@@ -89,9 +103,12 @@ export function createAssistantIndexes(
         });
       }
     }
+    const vectors = options.vectors();
     const entry: Entry = {
       index,
-      dense: await loadDense(assistantId),
+      dense: vectors ? await loadDense(assistantId, vectors) : null,
+      denseModel: vectors?.model ?? null,
+      denseLoading: null,
       documentIds: indexed,
       saveTimer: null,
     };
@@ -166,16 +183,34 @@ export function createAssistantIndexes(
     },
     /** The assistant's passage vectors; null when the service runs lexical only. */
     async dense(assistantId: string): Promise<DenseIndex | null> {
-      return (await entryFor(assistantId)).dense;
+      const entry = await entryFor(assistantId);
+      const vectors = options.vectors();
+      if (!vectors || entry.denseModel === vectors.model) return entry.dense;
+      entry.denseLoading ??= loadDense(assistantId, vectors, (documentId) =>
+        entry.documentIds.has(documentId),
+      )
+        .then((dense) => {
+          entry.dense = dense;
+          entry.denseModel = vectors.model;
+          return dense;
+        })
+        .finally(() => {
+          entry.denseLoading = null;
+        });
+      return entry.denseLoading;
     },
     /** Called after vectors are committed: from now on those passages are found by meaning too. */
     async addVectors(assistantId: string, rows: readonly PassageVectorsRow[]): Promise<void> {
-      if (!options.vectors || !entries.has(assistantId)) return;
+      const vectors = options.vectors();
+      if (!vectors || !entries.has(assistantId)) return;
       const entry = await entryFor(assistantId);
+      // The load may have read past these rows before they were committed; adding one twice replaces it.
+      // A failed load is reported to the question that started it, and tried again by the next.
+      await entry.denseLoading?.catch(() => null);
+      // An entry without this model's vectors reads them all when they are first searched.
+      if (entry.denseModel !== vectors.model) return;
       entry.dense?.add(
-        toDenseEntries(rows, options.vectors.dimensions).filter((row) =>
-          entry.documentIds.has(row.documentId),
-        ),
+        toDenseEntries(rows, vectors.dimensions).filter((row) => entry.documentIds.has(row.documentId)),
       );
     },
     /** Called after a document's passages are committed: from now on they are searchable. */
@@ -195,6 +230,7 @@ export function createAssistantIndexes(
       if (!entry.documentIds.delete(documentId)) return;
       entry.index.removeDocument(documentId);
       entry.dense?.removeDocument(documentId);
+      void entry.denseLoading?.then((dense) => dense.removeDocument(documentId)).catch(() => null);
       scheduleSave(assistantId, entry);
     },
     /**

@@ -79,6 +79,7 @@ export function engineRequest(
     ranked,
     terms: analyzeQuery(message),
     vectors: null,
+    rerankScores: null,
     idf: testIdf(),
     detail: options.detail ?? "BALANCED",
     technicality: options.technicality ?? "BALANCED",
