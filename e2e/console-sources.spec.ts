@@ -9,6 +9,7 @@ import { uploadFiles } from "../service/testing/sharing-area.ts";
 import { ConsoleAssistantsPage } from "./pages/console-assistants-page.ts";
 import { ConsoleSourcesPage, type SourceFile, sourceFile } from "./pages/console-sources-page.ts";
 import { expect, test } from "./support/app-fixtures.ts";
+import { samplePdf } from "./support/app-questions.ts";
 import { consoleStackOptions, maxUploadBytes, operatorName } from "./support/console-stack.ts";
 import { screenshotsAtBothWidths } from "./support/screenshots.ts";
 
@@ -29,6 +30,19 @@ const markdown: SourceFile = {
     "# Release checklist\n\n## Before the freeze\n\nEvery release candidate is signed with the team's offline key and announced on the mailing list two days before the freeze.\n",
   ),
 };
+
+test("with the embedding model, each ready source says it is found by meaning too, and nothing warns", async ({
+  page,
+  signInPage,
+}) => {
+  await signInPage.signIn(operatorName);
+  await page.getByTestId("console-link").click();
+  await new ConsoleAssistantsPage(page).open("Cited e2e");
+  const sources = new ConsoleSourcesPage(page);
+  await expect(sources.row(samplePdf).getByTestId("source-detail")).toContainText("by meaning too");
+  await expect(page.getByRole("region", { name: "Search mode" })).toHaveCount(0);
+  await screenshotsAtBothWidths(page, "console-sources-semantic");
+});
 
 test("an operator drops two PDFs and a Markdown file, watches each become ready with its pages, then the chat answers from one with a citation that opens it", async ({
   page,

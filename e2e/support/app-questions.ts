@@ -19,13 +19,12 @@ export const delayedQueueQuestion = {
 
 /**
  * The follow-up, asked in the same conversation: "those queues" are the delayed queues of the
- * first question. Alone, it is answered with the dput option only; after the first question, the
- * answer also carries the first question's sentence about the DELAYED/X-day directories.
+ * first question. It is answered first with the dput option, in the conversation and alone: the
+ * earlier turn widens what is searched, and the sentences cited must answer what is asked now.
  */
 export const dputFollowUp = {
   question: "Which dput option puts my upload into one of those queues?",
   answerContains: "--delayed DELAY",
-  contextContains: "X between 0 and 15",
 } as const;
 
 /** WireGuard and VPNs appear nowhere in the corpus: the service refuses instead of guessing. */

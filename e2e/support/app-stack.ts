@@ -38,6 +38,8 @@ export interface AppStackOptions {
    * .env.local cannot switch the embedded mode's specs to Supabase.
    */
   env?: Record<string, string>;
+  /** False runs the service without its embedding model (lexical only); it has the model otherwise. */
+  semanticSearch?: boolean;
 }
 
 export interface AppStack {
@@ -69,7 +71,7 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-async function ingestSamples(serviceUrl: string, adminToken: string) {
+async function ingestSamples(serviceUrl: string, adminToken: string, semanticSearch: boolean) {
   const admin = createAdminClient({ url: serviceUrl, adminToken });
   const assistant = await admin.createAssistant("Cited e2e");
   for (const sample of sampleFiles) {
@@ -82,7 +84,8 @@ async function ingestSamples(serviceUrl: string, adminToken: string) {
       listed.every(
         (document) =>
           document.status === "failed" ||
-          (document.status === "ready" && document.passages_embedded === document.passages),
+          (document.status === "ready" &&
+            (!semanticSearch || document.passages_embedded === document.passages)),
       ),
     timeoutMs: 150_000,
   });
@@ -136,6 +139,7 @@ const tail = (text: string) => text.split("\n").slice(-60).join("\n");
 export async function startAppStack(options: AppStackOptions = {}): Promise<AppStack> {
   const adminToken = randomBytes(24).toString("base64url");
   const sessionSecret = randomBytes(32).toString("hex");
+  const semanticSearch = options.semanticSearch ?? true;
   let service: SpawnedService | undefined;
   let proxy: ServiceProxy | undefined;
   let app: ChildProcess | undefined;
@@ -152,15 +156,19 @@ export async function startAppStack(options: AppStackOptions = {}): Promise<AppS
         CKA_ADMIN_TOKEN: adminToken,
         CKA_TOKEN_SECRET: randomBytes(32).toString("base64url"),
         CKA_OCR: "off",
-        CKA_EMBEDDINGS: "auto",
-        CKA_EMBEDDING_MODEL_DIR: testModelFolder(),
-        CKA_EMBEDDING_HUB_URL: "off",
+        ...(semanticSearch
+          ? {
+              CKA_EMBEDDINGS: "auto",
+              CKA_EMBEDDING_MODEL_DIR: testModelFolder(),
+              CKA_EMBEDDING_HUB_URL: "off",
+            }
+          : { CKA_EMBEDDINGS: "off" }),
         ...(options.console?.maxUploadBytes
           ? { CKA_MAX_UPLOAD_BYTES: String(options.console.maxUploadBytes) }
           : {}),
       },
     });
-    const { assistantId, documents, key } = await ingestSamples(service.url, adminToken);
+    const { assistantId, documents, key } = await ingestSamples(service.url, adminToken, semanticSearch);
     proxy = await startServiceProxy(service.url);
     const port = await freePort();
     const appDataDir = temporaryDirectory("cited-app-e2e-");

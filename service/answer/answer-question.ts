@@ -102,17 +102,24 @@ export async function* answerQuestion(
   const ranked = passages.map((passage) => ({ passage, score: scoreOf.get(passage.id) ?? 0 }));
   const semantic =
     dependencies.semantic && "embedder" in dependencies.semantic ? dependencies.semantic : null;
-  const vectors =
+  const stored =
     retrieved.vector && semantic
+      ? await store.passageVectors.ofPassages(
+          passages.map((passage) => passage.id),
+          semantic.embedder.modelId,
+        )
+      : null;
+  // Sentences are weighed by meaning only when every one read has a vector, so none is favoured for having one.
+  const vectors =
+    retrieved.vector && semantic && stored && stored.size === passages.length
       ? {
-          question: retrieved.vector,
+          // A follow-up searches with the earlier turn's words, but its sentences must answer what it asks now
+          // (fitted on the dev set's odd half: citation precision 0.595 against 0.549, the same hit).
+          question: question.followUp
+            ? ((await semantic.embedder.embed([input.message], signal, "question"))[0] ?? retrieved.vector)
+            : retrieved.vector,
           passages: new Map(
-            [
-              ...(await store.passageVectors.ofPassages(
-                passages.map((passage) => passage.id),
-                semantic.embedder.modelId,
-              )),
-            ].map(([id, bytes]) => [id, decodeVectors(bytes, semantic.embedder.dimensions)]),
+            [...stored].map(([id, bytes]) => [id, decodeVectors(bytes, semantic.embedder.dimensions)]),
           ),
         }
       : null;

@@ -128,6 +128,24 @@ describe("retrieval by meaning", () => {
     expect(vector).toBeNull();
   });
 
+  it("answers by words while some passages have no vectors yet, rather than favour those that have", async () => {
+    const partial = createDenseIndex();
+    const vectors = await model.embed(others.map((passage) => passage.text));
+    partial.add(
+      others.map((passage, index) => ({
+        id: passage.id,
+        documentId: passage.documentId,
+        datasourceId: passage.datasourceId,
+        vector: quantize(vectors[index]!),
+      })),
+    );
+    const { hits, vector } = await retrieve(lexical, { dense: partial, embedder: model }, query(question), {
+      limit: 6,
+    });
+    expect(hits.map((hit) => hit.id)).toEqual(["psg_schedule"]);
+    expect(vector).toBeNull();
+  });
+
   it("keeps to the datasources asked for, by meaning as by words", async () => {
     const notes = await retrieve(lexical, semantic, query(question), {
       limit: 6,

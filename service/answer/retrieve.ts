@@ -52,7 +52,12 @@ export async function retrieve(
   query: { text: string; terms: readonly WeightedTerm[] },
   options: SearchOptions & { signal?: AbortSignal },
 ): Promise<Retrieved> {
-  const usable = semantic && "dense" in semantic && semantic.dense.size > 0 ? semantic : null;
+  // Vectors take part once every passage has one: while some are missing, fusing would favour the passages
+  // embedded first over better ones still waiting (and their sentences over theirs).
+  const usable =
+    semantic && "dense" in semantic && semantic.dense.size > 0 && semantic.dense.size >= lexical.size
+      ? semantic
+      : null;
   const searchOptions: SearchOptions = {
     limit: usable ? Math.max(options.limit * depthFactor, 50) : options.limit,
     ...(options.datasourceIds ? { datasourceIds: options.datasourceIds } : {}),
