@@ -13,7 +13,7 @@ const located = await locateModel({
   folder: process.env.CKA_EMBEDDING_MODEL_DIR,
   cacheDir: repositoryModelCache,
   hubUrl: process.env.CKA_EMBEDDING_HUB_URL ?? "https://huggingface.co",
-  pip: pipCommand(),
+  pip: pipCommand,
   onProgress(progress) {
     const amount = progress.total ? ` ${megabytes(progress.bytes)} of ${megabytes(progress.total)} MB` : "";
     console.log(`embedding model: ${progress.source} ${progress.file}${amount}`);

@@ -41,6 +41,8 @@ export interface Retrieved {
   fallback: string | null;
 }
 
+const unreachable = "The model server is unreachable; searching by words only";
+
 /** Reciprocal rank fusion's constant: 60 is the value of its paper and of most systems using it. */
 const fusionK = 60;
 /** Each list is read this deep before fusing, so a passage second in one list and absent from the other counts. */
@@ -68,14 +70,18 @@ export async function retrieve(
     vector: null,
     fallback,
   });
-  if (semantic && "unavailable" in semantic) return lexicalOnly(semantic.unavailable);
+  if (semantic && "unavailable" in semantic) return lexicalOnly(unreachable);
+  if (semantic && "dense" in semantic && semantic.dense.size > 0 && !usable)
+    return lexicalOnly(
+      `Searching by words only until every passage is indexed by meaning (${semantic.dense.size} of ${lexical.size})`,
+    );
   if (!usable) return lexicalOnly(null);
   let vector: Float32Array | undefined;
   try {
     [vector] = await usable.embedder.embed([query.text], options.signal, "question");
   } catch (error) {
     // The embedder in use logs its server's failures; the question goes on by words.
-    if (error instanceof ModelServerError) return lexicalOnly(error.message);
+    if (error instanceof ModelServerError) return lexicalOnly(unreachable);
     throw error;
   }
   if (!vector) throw new Error("the model gave no vector for the question");

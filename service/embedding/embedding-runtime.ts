@@ -85,6 +85,8 @@ function startEmbeddedModel(dataDir: string, settings: EmbeddingSettings, logger
     ? { state: "loading", model: modelId, detail: "finding the embedding model" }
     : { state: "off", model: null, detail: "semantic search is turned off (CKA_EMBEDDINGS=off)" };
 
+  const stopping = new AbortController();
+
   async function load(): Promise<EmbeddedModel | null> {
     if (!settings.enabled) {
       logger.info("answering lexically", { reason: status.detail });
@@ -95,7 +97,8 @@ function startEmbeddedModel(dataDir: string, settings: EmbeddingSettings, logger
         folder: settings.folder,
         cacheDir: join(dataDir, "models"),
         hubUrl: settings.hubUrl,
-        pip: pipCommand(),
+        pip: pipCommand,
+        signal: stopping.signal,
         onProgress(progress) {
           status = {
             state: "loading",
@@ -114,6 +117,7 @@ function startEmbeddedModel(dataDir: string, settings: EmbeddingSettings, logger
         logger.warn("answering lexically", { reason: status.detail });
         return null;
       }
+      if (stopping.signal.aborted) return null;
       model = await loadEmbeddedModel(located.folder);
       status = { state: "ready", model: modelId, detail: `${minilm.repository} from ${located.source}` };
       logger.info("embedding model loaded", {
@@ -123,6 +127,7 @@ function startEmbeddedModel(dataDir: string, settings: EmbeddingSettings, logger
       });
       return model;
     } catch (error) {
+      if (stopping.signal.aborted) return null;
       status = { state: "off", model: null, detail: `the embedding model failed to load: ${String(error)}` };
       logger.error("answering lexically", { reason: status.detail });
       return null;
@@ -135,7 +140,8 @@ function startEmbeddedModel(dataDir: string, settings: EmbeddingSettings, logger
     ready,
     current: () => model,
     status: () => status,
-    stopStarting: () => undefined,
+    // A first start's download (up to 90 MB) must not hold up a shutdown.
+    stopStarting: () => stopping.abort(),
     async close(): Promise<void> {
       await ready;
       await model?.close();

@@ -10,6 +10,7 @@ import { testModelFolder } from "./testing/test-model.ts";
 
 let server: Server | null = null;
 afterEach(async () => {
+  server?.closeAllConnections();
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   server = null;
 });
@@ -72,6 +73,25 @@ describe("where the embedded model comes from", () => {
     if (located.found) return;
     expect(located.reasons.join("\n")).toMatch(/tokenizer\.json has SHA-256 [0-9a-f]{64}, expected be50c362/);
     expect(existsSync(join(cache, cacheFolderName))).toBe(false);
+    expect(readdirSync(cache)).toEqual([]);
+  });
+
+  it("gives up on a hub that stops sending mid-file, keeping nothing, and says so", async () => {
+    const cache = temporaryDirectory("cka-model-");
+    server = createServer((_request, response) => {
+      response.writeHead(200, { "Content-Length": String(minilm.files[0]!.bytes) });
+      response.write(Buffer.alloc(1024));
+    });
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+    const started = Date.now();
+    const located = await locateModel({
+      cacheDir: cache,
+      hubUrl: `http://127.0.0.1:${(server!.address() as AddressInfo).port}`,
+      pip: null,
+      hubTimeoutMs: 500,
+    });
+    expect(located.found).toBe(false);
+    expect(Date.now() - started).toBeLessThan(5000);
     expect(readdirSync(cache)).toEqual([]);
   });
 

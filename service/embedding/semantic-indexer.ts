@@ -22,6 +22,10 @@ export interface SemanticIndexerOptions {
   pollMs?: number;
 }
 
+/** A document whose embedding failed waits this long before it is tried again, doubling up to the longest. */
+const firstRetryMs = 5000;
+const longestRetryMs = 10 * 60_000;
+
 /** Passages embedded and committed together: small enough that a question waits little behind a batch. */
 const passagesPerBatch = 16;
 
@@ -73,21 +77,45 @@ export function createSemanticIndexer(options: SemanticIndexerOptions) {
     });
   }
 
+  /** Documents whose embedding failed, left aside until `retryAt`, each time twice as long. */
+  const failures = new Map<string, { count: number; retryAt: number }>();
+
+  function failed(documentId: string, error: unknown): void {
+    const count = (failures.get(documentId)?.count ?? 0) + 1;
+    const delay = Math.min(firstRetryMs * 2 ** (count - 1), longestRetryMs);
+    failures.set(documentId, { count, retryAt: Date.now() + delay });
+    logger.error("embedding failed; trying the other documents first", {
+      documentId,
+      failures: count,
+      retryInSeconds: Math.round(delay / 1000),
+      error: String(error),
+    });
+  }
+
   async function run(): Promise<void> {
     while (!stopping.signal.aborted) {
       const seen = store.documentChanges.version;
-      const document = await store.passageVectors.nextDocument(model);
-      if (document) {
-        try {
+      const now = Date.now();
+      const skipped = [...failures].filter(([, failure]) => failure.retryAt > now).map(([id]) => id);
+      let document: { id: string; assistantId: string } | null = null;
+      try {
+        document = await store.passageVectors.nextDocument(model, skipped);
+        if (document) {
           await embedDocument(document);
-        } catch (error) {
-          if (stopping.signal.aborted) return;
-          logger.error("embedding failed; retrying later", { documentId: document.id, error: String(error) });
-          await store.documentChanges.after(Number.POSITIVE_INFINITY, 5000, stopping.signal);
+          failures.delete(document.id);
+          continue;
         }
-        continue;
+      } catch (error) {
+        if (stopping.signal.aborted) return;
+        if (document) failed(document.id, error);
+        else logger.error("looking for documents to embed failed", { error: String(error) });
       }
-      await store.documentChanges.after(seen, options.pollMs ?? 5000, stopping.signal);
+      const nextRetry = Math.min(...[...failures.values()].map((failure) => failure.retryAt - Date.now()));
+      const wait = Math.max(
+        0,
+        Math.min(options.pollMs ?? 5000, Number.isFinite(nextRetry) ? nextRetry : Infinity),
+      );
+      await store.documentChanges.after(seen, wait, stopping.signal);
     }
   }
 

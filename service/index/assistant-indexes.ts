@@ -72,7 +72,9 @@ export function createAssistantIndexes(
     return rows.map((row) => {
       const [vector] = decodeVectors(row.vectors, dimensions);
       if (!vector) throw new Error(`passage ${row.passageId} has no vector`);
-      return { id: row.passageId, documentId: row.documentId, datasourceId: row.datasourceId, vector };
+      // A copy: the decoded view would keep the whole row (its sentences' vectors too) in memory.
+      const own = { scale: vector.scale, values: vector.values.slice() };
+      return { id: row.passageId, documentId: row.documentId, datasourceId: row.datasourceId, vector: own };
     });
   }
 
@@ -199,6 +201,13 @@ export function createAssistantIndexes(
         });
       return entry.denseLoading;
     },
+    /** Reads a document's stored vectors into its assistant's vector index (those another process wrote). */
+    async loadDocumentVectors(assistantId: string, documentId: string): Promise<void> {
+      const vectors = options.vectors();
+      if (!vectors) return;
+      const rows = await store.passageVectors.ofDocument(documentId, vectors.model);
+      if (rows.length > 0) await this.addVectors(assistantId, rows);
+    },
     /** Called after vectors are committed: from now on those passages are found by meaning too. */
     async addVectors(assistantId: string, rows: readonly PassageVectorsRow[]): Promise<void> {
       const vectors = options.vectors();
@@ -242,7 +251,9 @@ export function createAssistantIndexes(
       if (change.document === null) return this.forget(change.assistant);
       if (change.status === "ready") {
         const entry = await entryFor(change.assistant);
-        if (entry.documentIds.has(change.document)) return;
+        // Already searchable: the change is a batch of its vectors, perhaps written by another process.
+        if (entry.documentIds.has(change.document))
+          return this.loadDocumentVectors(change.assistant, change.document);
         const passages = await store.passages.ofDocuments([change.document]);
         await this.addDocument(change.assistant, change.document, passages.map(toIndexedPassage));
       } else if (change.status === "deleted") {

@@ -22,29 +22,21 @@ export interface DenseIndex {
 }
 
 export function createDenseIndex(): DenseIndex {
-  const byId = new Map<string, Entry>();
-  let entries: Entry[] = [];
+  // In insertion order; a passage added again keeps its place with its new vector.
+  const entries = new Map<string, Entry>();
   return {
     add(added) {
-      for (const entry of added) {
-        if (byId.has(entry.id)) entries = entries.filter((other) => other.id !== entry.id);
-        byId.set(entry.id, entry);
-        entries.push(entry);
-      }
+      for (const entry of added) entries.set(entry.id, entry);
     },
     removeDocument(documentId) {
-      entries = entries.filter((entry) => {
-        if (entry.documentId !== documentId) return true;
-        byId.delete(entry.id);
-        return false;
-      });
+      for (const [id, entry] of entries) if (entry.documentId === documentId) entries.delete(id);
     },
-    has: (passageId) => byId.has(passageId),
+    has: (passageId) => entries.has(passageId),
     search(query, options) {
       const allowed = options.datasourceIds ? new Set(options.datasourceIds) : null;
       const best: SearchHit[] = [];
       let floor = Number.NEGATIVE_INFINITY;
-      for (const entry of entries) {
+      for (const entry of entries.values()) {
         if (allowed && !allowed.has(entry.datasourceId)) continue;
         const score = dot(query, entry.vector);
         if (best.length >= options.limit && score <= floor) continue;
@@ -58,7 +50,7 @@ export function createDenseIndex(): DenseIndex {
       return best.sort((a, b) => b.score - a.score).slice(0, options.limit);
     },
     get size() {
-      return entries.length;
+      return entries.size;
     },
   };
 }

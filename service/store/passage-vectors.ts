@@ -24,15 +24,21 @@ const loadBatchSize = 2000;
 // binary parameters.
 export function createPassageVectorStore(db: SqlClient, documentChanges: ChangeSignal) {
   return {
-    /** A ready document with passages that have no vectors of `model`, oldest first; null when all have them. */
-    async nextDocument(model: string): Promise<{ id: string; assistantId: string } | null> {
+    /**
+     * A ready document with passages that have no vectors of `model`, oldest first, other than those of
+     * `skipped` (documents whose embedding failed a moment ago); null when there is none.
+     */
+    async nextDocument(
+      model: string,
+      skipped: readonly string[] = [],
+    ): Promise<{ id: string; assistantId: string } | null> {
       const [row] = await db.query<{ id: string; assistant_id: string }>(
         `select d.id, d.assistant_id from documents d
-         where d.status = 'ready' and exists (
+         where d.status = 'ready' and d.id <> all($2::text[]) and exists (
            select 1 from passages p where p.document_id = d.id and not exists (
              select 1 from passage_vectors v where v.passage_id = p.id and v.model = $1))
          order by d.updated_at, d.id limit 1`,
-        [model],
+        [model, skipped],
       );
       return row ? { id: row.id, assistantId: row.assistant_id } : null;
     },
@@ -103,6 +109,26 @@ export function createPassageVectorStore(db: SqlClient, documentChanges: ChangeS
         }));
         if (rows.length < loadBatchSize) return;
       }
+    },
+    /** A document's vectors of `model`, as the vector index reads them. */
+    async ofDocument(documentId: string, model: string): Promise<IndexedVectors[]> {
+      const rows = await db.query<{
+        passage_id: string;
+        document_id: string;
+        datasource_id: string;
+        vectors: string;
+      }>(
+        `select v.passage_id, v.document_id, p.datasource_id, encode(v.vectors, 'base64') as vectors
+         from passage_vectors v join passages p on p.id = v.passage_id
+         where v.document_id = $1 and v.model = $2`,
+        [documentId, model],
+      );
+      return rows.map((row) => ({
+        passageId: row.passage_id,
+        documentId: row.document_id,
+        datasourceId: row.datasource_id,
+        vectors: Buffer.from(row.vectors, "base64"),
+      }));
     },
     /** The stored vectors of these passages under `model`; passages without any are absent from the map. */
     async ofPassages(passageIds: readonly string[], model: string): Promise<Map<string, Uint8Array>> {
