@@ -30,7 +30,7 @@ export const dputFollowUp = {
 /** WireGuard and VPNs appear nowhere in the corpus: the service refuses instead of guessing. */
 export const unanswerableQuestion = "How do I set up a WireGuard VPN tunnel between two servers?";
 
-/** In `manuals` it finds the PDF's upload sections; in `notes` only backups.md ("too large for one disk or upload"). */
+/** In `manuals` it finds the PDF's upload sections; in `notes` backups.md first ("too large for one disk or upload"). */
 export const searchQuery = {
   query: "upload",
   notesHeading: "Splitting a large archive",

@@ -43,6 +43,12 @@ export interface Retrieved {
 
 const unreachable = "The model server is unreachable; searching by words only";
 
+/**
+ * Below this cosine a passage is not found by meaning: every passage has some cosine with any question,
+ * and without a floor a search would list unrelated ones (dev set, odd half: the same figures from 0 to 0.4).
+ */
+const denseFloor = 0.3;
+
 /** Reciprocal rank fusion's constant: 60 is the value of its paper and of most systems using it. */
 const fusionK = 60;
 /** Each list is read this deep before fusing, so a passage second in one list and absent from the other counts. */
@@ -85,7 +91,7 @@ export async function retrieve(
     throw error;
   }
   if (!vector) throw new Error("the model gave no vector for the question");
-  const denseHits = usable.dense.search(vector, searchOptions);
+  const denseHits = usable.dense.search(vector, searchOptions).filter((hit) => hit.score >= denseFloor);
   const fused = new Map<string, number>();
   for (const hits of [lexicalHits, denseHits])
     hits.forEach((hit, rank) => {
