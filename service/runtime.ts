@@ -81,6 +81,7 @@ export async function openRuntime(config: ServiceConfig, logger: Logger) {
         indexes,
         embedder: model,
         logger,
+        ingesting: () => ingestion.reading > 0,
         ...(store.engine === "postgres" ? { pollMs: 2000 } : {}),
       });
       indexer.start();

@@ -20,6 +20,11 @@ export interface SemanticIndexerOptions {
   logger: Logger;
   /** How often to look for work when nothing in this process said there is some (other processes' documents). */
   pollMs?: number;
+  /**
+   * True while this process reads documents: embedding then waits, so that a document becomes searchable
+   * by words as soon as it would without the model (both want every core).
+   */
+  ingesting?: () => boolean;
 }
 
 /** A document whose embedding failed waits this long before it is tried again, doubling up to the longest. */
@@ -46,6 +51,7 @@ export function createSemanticIndexer(options: SemanticIndexerOptions) {
     // The listing shows "0 of n" from the start, not nothing until the first batch is in.
     let embedded = await store.passageVectors.write(model, document.id, []);
     for (let start = 0; start < missing.length; start += passagesPerBatch) {
+      await untilIngestionPauses();
       stopping.signal.throwIfAborted();
       const passages = await store.passages.byIds(
         document.assistantId,
@@ -90,6 +96,11 @@ export function createSemanticIndexer(options: SemanticIndexerOptions) {
       retryInSeconds: Math.round(delay / 1000),
       error: String(error),
     });
+  }
+
+  async function untilIngestionPauses(): Promise<void> {
+    while (options.ingesting?.() && !stopping.signal.aborted)
+      await store.documentChanges.after(store.documentChanges.version, 1000, stopping.signal);
   }
 
   async function run(): Promise<void> {

@@ -1,9 +1,9 @@
 /**
- * Passage vectors of one assistant, searched exhaustively by cosine. Each vector is int8 with a scale
- * (384 bytes + 4), so 100k passages take ~40 MB; an exhaustive scan keeps recall exact, which an
- * approximate index would trade for speed this corpus size does not need.
+ * Passage vectors of one assistant, searched exhaustively by cosine. The vectors sit in one int8 matrix
+ * with a float32 scale per row (388 bytes a passage for 384 dimensions), which a scan reads in order; an
+ * exhaustive scan keeps recall exact, which an approximate index would trade for speed.
  */
-import { dot, type QuantizedVector } from "../embedding/vector-codec.ts";
+import type { QuantizedVector } from "../embedding/vector-codec.ts";
 import type { SearchHit, SearchOptions } from "./types.ts";
 
 interface Entry {
@@ -22,25 +22,87 @@ export interface DenseIndex {
 }
 
 export function createDenseIndex(): DenseIndex {
-  // In insertion order; a passage added again keeps its place with its new vector.
-  const entries = new Map<string, Entry>();
+  let dimensions = 0;
+  let count = 0;
+  let values = new Int8Array(0);
+  let scales = new Float32Array(0);
+  const ids: string[] = [];
+  const documentIds: string[] = [];
+  const datasourceIds: string[] = [];
+  const rowOf = new Map<string, number>();
+
+  function grow(): void {
+    const capacity = Math.max(1024, scales.length * 2);
+    const nextValues = new Int8Array(capacity * dimensions);
+    nextValues.set(values);
+    values = nextValues;
+    const nextScales = new Float32Array(capacity);
+    nextScales.set(scales);
+    scales = nextScales;
+  }
+
+  function write(row: number, entry: Entry): void {
+    values.set(entry.vector.values, row * dimensions);
+    scales[row] = entry.vector.scale;
+    ids[row] = entry.id;
+    documentIds[row] = entry.documentId;
+    datasourceIds[row] = entry.datasourceId;
+    rowOf.set(entry.id, row);
+  }
+
   return {
     add(added) {
-      for (const entry of added) entries.set(entry.id, entry);
+      for (const entry of added) {
+        dimensions ||= entry.vector.values.length;
+        if (entry.vector.values.length !== dimensions)
+          throw new Error(
+            `a vector of ${entry.vector.values.length} dimensions in an index of ${dimensions}`,
+          );
+        const existing = rowOf.get(entry.id);
+        if (existing !== undefined) {
+          write(existing, entry);
+          continue;
+        }
+        if (count === scales.length) grow();
+        write(count, entry);
+        count += 1;
+      }
     },
     removeDocument(documentId) {
-      for (const [id, entry] of entries) if (entry.documentId === documentId) entries.delete(id);
+      // The last row moves into each removed one: rows stay packed, and order does not matter to a scan.
+      let row = 0;
+      while (row < count) {
+        if (documentIds[row] !== documentId) {
+          row += 1;
+          continue;
+        }
+        rowOf.delete(ids[row]!);
+        const last = count - 1;
+        if (row !== last) {
+          values.copyWithin(row * dimensions, last * dimensions, (last + 1) * dimensions);
+          scales[row] = scales[last]!;
+          ids[row] = ids[last]!;
+          documentIds[row] = documentIds[last]!;
+          datasourceIds[row] = datasourceIds[last]!;
+          rowOf.set(ids[row]!, row);
+        }
+        ids.length = documentIds.length = datasourceIds.length = last;
+        count = last;
+      }
     },
-    has: (passageId) => entries.has(passageId),
+    has: (passageId) => rowOf.has(passageId),
     search(query, options) {
       const allowed = options.datasourceIds ? new Set(options.datasourceIds) : null;
       const best: SearchHit[] = [];
       let floor = Number.NEGATIVE_INFINITY;
-      for (const entry of entries.values()) {
-        if (allowed && !allowed.has(entry.datasourceId)) continue;
-        const score = dot(query, entry.vector);
+      for (let row = 0; row < count; row++) {
+        if (allowed && !allowed.has(datasourceIds[row]!)) continue;
+        const base = row * dimensions;
+        let sum = 0;
+        for (let column = 0; column < dimensions; column++) sum += query[column]! * values[base + column]!;
+        const score = sum * scales[row]!;
         if (best.length >= options.limit && score <= floor) continue;
-        best.push({ id: entry.id, score });
+        best.push({ id: ids[row]!, score });
         if (best.length > options.limit * 4) {
           best.sort((a, b) => b.score - a.score);
           best.length = options.limit;
@@ -50,7 +112,7 @@ export function createDenseIndex(): DenseIndex {
       return best.sort((a, b) => b.score - a.score).slice(0, options.limit);
     },
     get size() {
-      return entries.size;
+      return count;
     },
   };
 }

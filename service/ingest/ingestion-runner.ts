@@ -184,6 +184,10 @@ export function createIngestionRunner(options: IngestionOptions) {
         logger.error("ingestion loop stopped", { error: String(error) }),
       );
     },
+    /** Documents this process is reading now. */
+    get reading(): number {
+      return inFlight.size;
+    },
     /** New documents were queued: look now rather than at the next poll. */
     notify(): void {
       wake?.();
