@@ -5,8 +5,6 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Tokenizer } from "@huggingface/tokenizers";
-import * as ort from "onnxruntime-node";
 import { embeddedModelId, graphPath, minilm } from "./minilm.ts";
 import type { TextEmbedder } from "./text-embedder.ts";
 
@@ -29,6 +27,11 @@ export async function loadEmbeddedModel(
   folder: string,
   options: { threads?: number } = {},
 ): Promise<EmbeddedModel> {
+  // Loaded here, not at import: a service without the model never loads onnxruntime's native library.
+  const [{ Tokenizer }, ort] = await Promise.all([
+    import("@huggingface/tokenizers"),
+    import("onnxruntime-node"),
+  ]);
   const tokenizer = new Tokenizer(JSON.parse(readFileSync(join(folder, "tokenizer.json"), "utf8")), {});
   const session = await ort.InferenceSession.create(readFileSync(graphPath), {
     intraOpNumThreads: options.threads ?? 0,
