@@ -37,7 +37,7 @@ export interface Retrieved {
   hits: RetrievedHit[];
   /** The question's vector, when a model took part. */
   vector: Float32Array | null;
-  /** Why a configured model took no part (its server failed or is down), for the asker to be told. */
+  /** Why a configured model took no part (its server is down, or passages still wait for vectors), for the asker. */
   fallback: string | null;
 }
 
