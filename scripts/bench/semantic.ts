@@ -8,6 +8,7 @@ import { minilm } from "../../service/embedding/minilm.ts";
 import { testModelFolder } from "../../service/embedding/testing/test-model.ts";
 import { quantize } from "../../service/embedding/vector-codec.ts";
 import { createDenseIndex } from "../../service/index/dense-index.ts";
+import { createOnnxScan } from "../../service/index/int8-scan.ts";
 import { askRows } from "./ask.ts";
 import { attach, ingest, startService } from "./bench-service.ts";
 import { answerable } from "./qa.ts";
@@ -102,7 +103,7 @@ export async function semanticRows(
 
   await settle();
   const before = process.memoryUsage();
-  const index = createDenseIndex();
+  const index = createDenseIndex(createOnnxScan());
   // Added a thousand at a time, as the semantic indexer and a load add them.
   for (let start = 0; start < options.scale; start += 1000) {
     const vectors = randomUnitVectors(Math.min(1000, options.scale - start), start + 7);
@@ -122,7 +123,7 @@ export async function semanticRows(
   const searchMs: number[] = [];
   for (const query of randomUnitVectors(options.samples, 11)) {
     const started = performance.now();
-    index.search(query, { limit: 50 });
+    await index.search(query, { limit: 50 });
     searchMs.push(performance.now() - started);
   }
   const label = `${Math.round(options.scale / 1000)}k passages`;

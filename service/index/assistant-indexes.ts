@@ -6,6 +6,7 @@ import type { StoredChange } from "../store/change-feed.ts";
 import type { Store } from "../store/store.ts";
 import { type Bm25Index, createBm25Index, loadBm25Index } from "./bm25-index.ts";
 import { createDenseIndex, type DenseIndex } from "./dense-index.ts";
+import { createOnnxScan } from "./int8-scan.ts";
 import type { IndexedPassage } from "./types.ts";
 
 interface Entry {
@@ -67,6 +68,8 @@ export function createAssistantIndexes(
   options: AssistantIndexOptions = { vectors: () => null },
 ) {
   const entries = new Map<string, Promise<Entry>>();
+  // One onnxruntime session scans the vectors of every assistant.
+  const scan = createOnnxScan();
 
   function toDenseEntries(rows: readonly PassageVectorsRow[], dimensions: number) {
     return rows.map((row) => {
@@ -83,7 +86,7 @@ export function createAssistantIndexes(
     vectors: VectorModel,
     keep: (documentId: string) => boolean = () => true,
   ): Promise<DenseIndex> {
-    const dense = createDenseIndex();
+    const dense = createDenseIndex(scan);
     for await (const batch of store.passageVectors.forAssistant(assistantId, vectors.model))
       dense.add(toDenseEntries(batch, vectors.dimensions).filter((row) => keep(row.documentId)));
     return dense;

@@ -57,11 +57,11 @@ describe("the dense index", () => {
   const index = indexOf(passages);
   const queries = Array.from({ length: 20 }, () => randomUnitVector(random));
 
-  it("returns exactly the k passages of highest cosine, best first, for any k", () => {
+  it("returns exactly the k passages of highest cosine, best first, for any k", async () => {
     expect(index.size).toBe(1000);
     for (const limit of [1, 3, 10, 50, 200, 999, 1000, 5000]) {
       for (const query of queries) {
-        const hits = index.search(query, { limit });
+        const hits = await index.search(query, { limit });
         expect(hits.map((hit) => hit.id)).toEqual(bruteForce(passages, query, limit));
         const scores = hits.map((hit) => hit.score);
         expect(scores).toEqual([...scores].sort((a, b) => b - a));
@@ -69,18 +69,18 @@ describe("the dense index", () => {
     }
   });
 
-  it("scores a passage by its cosine with the question", () => {
+  it("scores a passage by its cosine with the question", async () => {
     const target = passages[123]!;
-    const [best] = index.search(target.vector, { limit: 1 });
+    const [best] = await index.search(target.vector, { limit: 1 });
     expect(best?.id).toBe(target.id);
     expect(best?.score).toBeCloseTo(1, 2);
   });
 
-  it("finds only passages of the datasources asked for, and nothing for an empty list", () => {
+  it("finds only passages of the datasources asked for, and nothing for an empty list", async () => {
     for (const datasourceIds of [["dts_1"], ["dts_0", "dts_2"], ["dts_1", "dts_unknown"]]) {
       for (const limit of [5, 100]) {
         for (const query of queries.slice(0, 5)) {
-          const hits = index.search(query, { limit, datasourceIds });
+          const hits = await index.search(query, { limit, datasourceIds });
           expect(hits.map((hit) => hit.id)).toEqual(bruteForce(passages, query, limit, datasourceIds));
           const allowed = new Set(datasourceIds);
           for (const hit of hits)
@@ -88,27 +88,27 @@ describe("the dense index", () => {
         }
       }
     }
-    expect(index.search(queries[0]!, { limit: 10, datasourceIds: [] })).toEqual([]);
-    expect(index.search(queries[0]!, { limit: 10, datasourceIds: ["dts_unknown"] })).toEqual([]);
+    expect(await index.search(queries[0]!, { limit: 10, datasourceIds: [] })).toEqual([]);
+    expect(await index.search(queries[0]!, { limit: 10, datasourceIds: ["dts_unknown"] })).toEqual([]);
   });
 
-  it("finds nothing of a removed document, and the rest as before", () => {
+  it("finds nothing of a removed document, and the rest as before", async () => {
     const local = indexOf(passages.slice(0, 100));
     const target = passages[25]!; // in doc_2
-    expect(local.search(target.vector, { limit: 1 })[0]?.id).toBe(target.id);
+    expect((await local.search(target.vector, { limit: 1 }))[0]?.id).toBe(target.id);
     local.removeDocument("doc_2");
     expect(local.size).toBe(90);
     expect(local.has(target.id)).toBe(false);
     const remaining = passages.slice(0, 100).filter((passage) => passage.documentId !== "doc_2");
     for (const query of [target.vector, ...queries.slice(0, 5)]) {
-      const hits = local.search(query, { limit: 100 });
+      const hits = await local.search(query, { limit: 100 });
       expect(hits.map((hit) => hit.id)).toEqual(bruteForce(remaining, query, 100));
     }
     local.removeDocument("doc_unknown");
     expect(local.size).toBe(90);
   });
 
-  it("keeps one entry per passage: adding a passage again replaces its vector", () => {
+  it("keeps one entry per passage: adding a passage again replaces its vector", async () => {
     const local = indexOf(passages.slice(0, 30));
     const moved = passages[7]!;
     const elsewhere = randomUnitVector(random);
@@ -116,8 +116,8 @@ describe("the dense index", () => {
     expect(local.size).toBe(30);
     expect(local.has(moved.id)).toBe(true);
     // Found by its new vector, not its old one, and only once.
-    expect(local.search(elsewhere, { limit: 1 })[0]?.id).toBe(moved.id);
-    const all = local.search(moved.vector, { limit: 30 });
+    expect((await local.search(elsewhere, { limit: 1 }))[0]?.id).toBe(moved.id);
+    const all = await local.search(moved.vector, { limit: 30 });
     expect(all.filter((hit) => hit.id === moved.id)).toHaveLength(1);
     expect(all[0]?.id).not.toBe(moved.id);
     expect(all.find((hit) => hit.id === moved.id)?.score).toBeCloseTo(
@@ -130,11 +130,11 @@ describe("the dense index", () => {
       { ...moved, vector: quantize(elsewhere) },
     ]);
     expect(local.size).toBe(30);
-    expect(local.search(elsewhere, { limit: 1 })[0]?.id).toBe(moved.id);
+    expect((await local.search(elsewhere, { limit: 1 }))[0]?.id).toBe(moved.id);
   });
 
-  it("returns nothing from an empty index or for a limit of zero", () => {
-    expect(createDenseIndex().search(queries[0]!, { limit: 10 })).toEqual([]);
-    expect(index.search(queries[0]!, { limit: 0 })).toEqual([]);
+  it("returns nothing from an empty index or for a limit of zero", async () => {
+    expect(await createDenseIndex().search(queries[0]!, { limit: 10 })).toEqual([]);
+    expect(await index.search(queries[0]!, { limit: 0 })).toEqual([]);
   });
 });

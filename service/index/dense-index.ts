@@ -4,6 +4,7 @@
  * exhaustive scan keeps recall exact, which an approximate index would trade for speed.
  */
 import type { QuantizedVector } from "../embedding/vector-codec.ts";
+import { type Int8Scan, scanInJs } from "./int8-scan.ts";
 import type { SearchHit, SearchOptions } from "./types.ts";
 
 interface Entry {
@@ -17,11 +18,11 @@ export interface DenseIndex {
   add(entries: readonly Entry[]): void;
   removeDocument(documentId: string): void;
   has(passageId: string): boolean;
-  search(query: Float32Array, options: SearchOptions): SearchHit[];
+  search(query: Float32Array, options: SearchOptions): Promise<SearchHit[]>;
   readonly size: number;
 }
 
-export function createDenseIndex(): DenseIndex {
+export function createDenseIndex(scan: Int8Scan = scanInJs): DenseIndex {
   let dimensions = 0;
   let count = 0;
   let values = new Int8Array(0);
@@ -91,18 +92,22 @@ export function createDenseIndex(): DenseIndex {
       }
     },
     has: (passageId) => rowOf.has(passageId),
-    search(query, options) {
+    async search(query, options) {
       const allowed = options.datasourceIds ? new Set(options.datasourceIds) : null;
+      if (count === 0 || allowed?.size === 0) return [];
+      // The rows as they are now: adds and removals may change them while the scan runs.
+      const rows = count;
+      const rowIds = ids.slice(0, rows);
+      const rowDatasources = datasourceIds.slice(0, rows);
+      const rowScales = scales.slice(0, rows);
+      const dots = await scan(values, rows, query);
       const best: SearchHit[] = [];
       let floor = Number.NEGATIVE_INFINITY;
-      for (let row = 0; row < count; row++) {
-        if (allowed && !allowed.has(datasourceIds[row]!)) continue;
-        const base = row * dimensions;
-        let sum = 0;
-        for (let column = 0; column < dimensions; column++) sum += query[column]! * values[base + column]!;
-        const score = sum * scales[row]!;
+      for (let row = 0; row < rows; row++) {
+        if (allowed && !allowed.has(rowDatasources[row]!)) continue;
+        const score = dots[row]! * rowScales[row]!;
         if (best.length >= options.limit && score <= floor) continue;
-        best.push({ id: ids[row]!, score });
+        best.push({ id: rowIds[row]!, score });
         if (best.length > options.limit * 4) {
           best.sort((a, b) => b.score - a.score);
           best.length = options.limit;
