@@ -91,7 +91,9 @@ export async function retrieve(
     throw error;
   }
   if (!vector) throw new Error("the model gave no vector for the question");
-  const denseHits = (await usable.dense.search(vector, searchOptions)).filter((hit) => hit.score >= denseFloor);
+  const denseHits = (await usable.dense.search(vector, searchOptions)).filter(
+    (hit) => hit.score >= denseFloor,
+  );
   const fused = new Map<string, number>();
   for (const hits of [lexicalHits, denseHits])
     hits.forEach((hit, rank) => {

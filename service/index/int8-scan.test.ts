@@ -19,7 +19,9 @@ describe("the int8 scan", () => {
   const dimensions = 384;
   const rows = randomUnitVectors(2000, dimensions, 3).map(quantize);
   const matrix = new Int8Array(rows.length * dimensions);
-  rows.forEach((row, index) => matrix.set(row.values, index * dimensions));
+  rows.forEach((row, index) => {
+    matrix.set(row.values, index * dimensions);
+  });
   const queries = randomUnitVectors(10, dimensions, 5);
 
   it("on onnxruntime gives every row the cosine the JavaScript scan gives, within the int8 query's error", async () => {
