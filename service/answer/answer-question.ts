@@ -7,7 +7,7 @@ import type {
   TechnicalityLevel,
 } from "../../sdk/core/index.ts";
 import { ModelServerError } from "../embedding/model-server-error.ts";
-import type { Reranker } from "../embedding/text-embedder.ts";
+import type { PriorityEmbedder, Reranker } from "../embedding/text-embedder.ts";
 import { decodeVectors } from "../embedding/vector-codec.ts";
 import { randomId } from "../ids.ts";
 import type { Bm25Index } from "../index/bm25-index.ts";
@@ -19,12 +19,7 @@ import { nearbyTopics, refusalText } from "./extractive-engine.ts";
 import { questionTerms } from "./question-terms.ts";
 import { buildReference } from "./references.ts";
 import { rerankSentences } from "./rerank-sentences.ts";
-import {
-  type QuestionEmbedder,
-  retrieve,
-  type SemanticSearch,
-  type SemanticUnavailable,
-} from "./retrieve.ts";
+import { retrieve, type SemanticSearch, type SemanticUnavailable } from "./retrieve.ts";
 import { unknownNames } from "./specific-names.ts";
 
 export interface AskInput {
@@ -67,7 +62,7 @@ export function inverseDocumentFrequency(index: Bm25Index) {
  */
 /** The message's own vector; the search's, should the model server fail between the two. */
 async function ownVector(
-  semantic: { embedder: QuestionEmbedder },
+  semantic: { embedder: PriorityEmbedder },
   message: string,
   searched: Float32Array,
   signal: AbortSignal | undefined,

@@ -4,7 +4,13 @@
  */
 import { z } from "zod";
 import { ModelServerError } from "../embedding/model-server-error.ts";
-import { inBatches, postJson, type RequestPolicy, requestPolicy } from "../embedding/model-server-request.ts";
+import {
+  endpointOf,
+  inBatches,
+  postJson,
+  type RequestPolicy,
+  requestPolicy,
+} from "../embedding/model-server-request.ts";
 import type { Reranker } from "../embedding/text-embedder.ts";
 
 interface RerankerCommonOptions extends Partial<RequestPolicy> {
@@ -74,11 +80,7 @@ export function createRemoteReranker(options: RemoteRerankerOptions): Reranker {
   const protocol = options.protocol ?? "cohere";
   const policy = requestPolicy(options);
   const batching = { batchSize: options.batchSize ?? 32, concurrency: options.concurrency ?? 2 };
-  const endpoint = {
-    url: `${options.baseUrl.replace(/\/+$/, "")}/rerank`,
-    apiKey: options.apiKey,
-    fetch: options.fetch,
-  };
+  const endpoint = endpointOf(options, "rerank");
   const body = (query: string, documents: readonly string[]) =>
     protocol === "tei"
       ? // Without `truncate`, TEI refuses a document longer than the model's window (TEI #107).

@@ -79,20 +79,25 @@ describe("retrieval by meaning", () => {
     const passages = [compression, ...others];
     lexical = createBm25Index();
     lexical.add(passages);
-    // As the semantic indexer stores them: the passage's vector, as int8.
-    const vectors = await model.embed(passages.map((passage) => passage.text));
-    dense = createDenseIndex();
-    dense.add(
-      passages.map((passage, index) => ({
-        id: passage.id,
-        documentId: passage.documentId,
-        datasourceId: passage.datasourceId,
-        vector: quantize(vectors[index]!),
-      })),
-    );
+    dense = await denseOf(passages);
     semantic = { dense, embedder: model };
   });
   afterAll(() => model?.close());
+
+  /** The passages' vectors as the semantic indexer stores them: int8, in a vector index. */
+  async function denseOf(passages: readonly IndexedPassage[]): Promise<DenseIndex> {
+    const vectors = await model.embed(passages.map((passage) => passage.text));
+    const index = createDenseIndex();
+    index.add(
+      passages.map((passage, position) => ({
+        id: passage.id,
+        documentId: passage.documentId,
+        datasourceId: passage.datasourceId,
+        vector: quantize(vectors[position]!),
+      })),
+    );
+    return index;
+  }
 
   it("shares no word with the passage it should find", () => {
     const passageWords = new Set(analyze(`${compression.title} ${compression.heading} ${compression.text}`));
@@ -134,16 +139,7 @@ describe("retrieval by meaning", () => {
   });
 
   it("answers by words while some passages have no vectors yet, rather than favour those that have", async () => {
-    const partial = createDenseIndex();
-    const vectors = await model.embed(others.map((passage) => passage.text));
-    partial.add(
-      others.map((passage, index) => ({
-        id: passage.id,
-        documentId: passage.documentId,
-        datasourceId: passage.datasourceId,
-        vector: quantize(vectors[index]!),
-      })),
-    );
+    const partial = await denseOf(others);
     const { hits, vector } = await retrieve(lexical, { dense: partial, embedder: model }, query(question), {
       limit: 6,
     });

@@ -4,21 +4,16 @@
  * by score, so two scores on different scales need no calibration). A model server that fails never
  * fails the question: it is answered from the lexical index alone.
  */
-import type { EmbedPriority } from "../embedding/embedded-model.ts";
 import { ModelServerError } from "../embedding/model-server-error.ts";
-import type { TextEmbedder } from "../embedding/text-embedder.ts";
+import type { PriorityEmbedder } from "../embedding/text-embedder.ts";
 import type { WeightedTerm } from "../index/analyzer.ts";
 import type { Bm25Index } from "../index/bm25-index.ts";
 import type { DenseIndex } from "../index/dense-index.ts";
 import type { SearchHit, SearchOptions } from "../index/types.ts";
 
-export interface QuestionEmbedder extends TextEmbedder {
-  embed(texts: readonly string[], signal?: AbortSignal, priority?: EmbedPriority): Promise<Float32Array[]>;
-}
-
 export interface SemanticSearch {
   dense: DenseIndex;
-  embedder: QuestionEmbedder;
+  embedder: PriorityEmbedder;
 }
 
 /** A model server is configured but does not answer for now: questions go by words, and say so. */

@@ -6,12 +6,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { embeddedModelId, graphPath, minilm } from "./minilm.ts";
-import type { TextEmbedder } from "./text-embedder.ts";
+import type { EmbedPriority, PriorityEmbedder } from "./text-embedder.ts";
 
-export type EmbedPriority = "question" | "passages";
-
-export interface EmbeddedModel extends TextEmbedder {
-  embed(texts: readonly string[], signal?: AbortSignal, priority?: EmbedPriority): Promise<Float32Array[]>;
+export interface EmbeddedModel extends PriorityEmbedder {
   close(): Promise<void>;
 }
 

@@ -7,14 +7,14 @@
 import { join } from "node:path";
 import type { VectorModel } from "../index/assistant-indexes.ts";
 import type { Logger } from "../logger.ts";
-import { type EmbeddedModel, type EmbedPriority, loadEmbeddedModel } from "./embedded-model.ts";
+import { type EmbeddedModel, loadEmbeddedModel } from "./embedded-model.ts";
 import { embeddedModelId, minilm } from "./minilm.ts";
 import { ModelServerError } from "./model-server-error.ts";
 import { locateModel } from "./model-source.ts";
 import { pipCommand } from "./pip-command.ts";
 import type { RemoteEmbeddingsConfig } from "./remote-config.ts";
 import { createRemoteEmbedder } from "./remote-embedder.ts";
-import type { TextEmbedder } from "./text-embedder.ts";
+import type { PriorityEmbedder, TextEmbedder } from "./text-embedder.ts";
 
 export interface EmbeddingSettings {
   enabled: boolean;
@@ -29,21 +29,16 @@ export type EmbeddingStatus =
   | { state: "ready"; model: string; detail: string }
   | { state: "off"; model: null; detail: string };
 
-/** An embedder that may put a question ahead of waiting passage batches (the embedded model does). */
-export interface RuntimeEmbedder extends TextEmbedder {
-  embed(texts: readonly string[], signal?: AbortSignal, priority?: EmbedPriority): Promise<Float32Array[]>;
-}
-
 export interface EmbeddingRuntime {
   /** The model whose stored vectors are searched, once their length is known; null for lexical only. */
   vectors(): VectorModel | null;
   /** Resolves with the embedder of passages once it can embed, or with null when there is none. */
-  readonly ready: Promise<RuntimeEmbedder | null>;
+  readonly ready: Promise<PriorityEmbedder | null>;
   /**
    * What embeds a question now: null when no model is (yet) in use, `unavailable` when the configured
    * model server does not answer, so questions go by words and the ask stream says why.
    */
-  current(): RuntimeEmbedder | { unavailable: string } | null;
+  current(): PriorityEmbedder | { unavailable: string } | null;
   status(): EmbeddingStatus;
   /**
    * Gives up a start still waiting on a model server, so `ready` resolves (with null) and a service
@@ -170,8 +165,8 @@ function startRemoteEmbedding(
   /** A failure no probe can mend (not the server's): the service stays lexical. */
   let broken: string | null = null;
   let probeTimer: NodeJS.Timeout | null = null;
-  let settle: (embedder: RuntimeEmbedder | null) => void = () => undefined;
-  const ready = new Promise<RuntimeEmbedder | null>((resolve) => {
+  let settle: (embedder: PriorityEmbedder | null) => void = () => undefined;
+  const ready = new Promise<PriorityEmbedder | null>((resolve) => {
     settle = resolve;
   });
 
@@ -204,7 +199,7 @@ function startRemoteEmbedding(
     }
   }
 
-  const questionEmbedder: RuntimeEmbedder = {
+  const questionEmbedder: PriorityEmbedder = {
     modelId,
     get dimensions() {
       return dimensions;

@@ -45,7 +45,14 @@ export const graphPath = join(import.meta.dirname, "minilm-graph.onnx");
  * Names the vectors this model makes: the weights' and the graph's hashes, so that a change of
  * either re-embeds every passage.
  */
+let modelId: string | null = null;
+
 export function embeddedModelId(): string {
+  modelId ??= idOfFiles();
+  return modelId;
+}
+
+function idOfFiles(): string {
   const graph = createHash("sha256").update(readFileSync(graphPath)).digest("hex");
   return `all-MiniLM-L6-v2@${weights.sha256.slice(0, 8)}.${graph.slice(0, 8)}`;
 }

@@ -46,6 +46,14 @@ export interface ModelServerEndpoint {
   fetch?: typeof fetch | undefined;
 }
 
+/** A server's endpoint `path` under its base URL (trailing slashes of the base ignored). */
+export function endpointOf(
+  server: { baseUrl: string; apiKey?: string | undefined; fetch?: typeof fetch | undefined },
+  path: string,
+): ModelServerEndpoint {
+  return { url: `${server.baseUrl.replace(/\/+$/, "")}/${path}`, apiKey: server.apiKey, fetch: server.fetch };
+}
+
 /** An attempt that may be tried again, and how long the server asked us to wait first. */
 interface Retryable {
   error: ModelServerError;

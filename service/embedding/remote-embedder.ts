@@ -1,7 +1,13 @@
 /** Embeddings from a model server speaking OpenAI's `POST /embeddings` (TEI, vLLM, llama.cpp, Infinity, OpenAI). */
 import { z } from "zod";
 import { ModelServerError } from "./model-server-error.ts";
-import { inBatches, postJson, type RequestPolicy, requestPolicy } from "./model-server-request.ts";
+import {
+  endpointOf,
+  inBatches,
+  postJson,
+  type RequestPolicy,
+  requestPolicy,
+} from "./model-server-request.ts";
 import type { TextEmbedder } from "./text-embedder.ts";
 
 export interface RemoteEmbedderOptions extends Partial<RequestPolicy> {
@@ -66,11 +72,7 @@ function readEmbeddings(reply: unknown, count: number): Float32Array[] {
 export function createRemoteEmbedder(options: RemoteEmbedderOptions): TextEmbedder {
   const policy = requestPolicy(options);
   const batching = { batchSize: options.batchSize ?? 64, concurrency: options.concurrency ?? 2 };
-  const endpoint = {
-    url: `${options.baseUrl.replace(/\/+$/, "")}/embeddings`,
-    apiKey: options.apiKey,
-    fetch: options.fetch,
-  };
+  const endpoint = endpointOf(options, "embeddings");
   let dimensions = options.dimensions;
   return {
     modelId: `remote:${options.model}`,

@@ -7,16 +7,13 @@
 import type { AssistantIndexes } from "../index/assistant-indexes.ts";
 import type { Logger } from "../logger.ts";
 import type { Store } from "../store/store.ts";
-import type { EmbedPriority } from "./embedded-model.ts";
-import type { TextEmbedder } from "./text-embedder.ts";
+import type { PriorityEmbedder } from "./text-embedder.ts";
 import { encodeVectors, meanVector, quantize } from "./vector-codec.ts";
 
 export interface SemanticIndexerOptions {
   store: Store;
   indexes: AssistantIndexes;
-  embedder: TextEmbedder & {
-    embed(texts: readonly string[], signal?: AbortSignal, priority?: EmbedPriority): Promise<Float32Array[]>;
-  };
+  embedder: PriorityEmbedder;
   logger: Logger;
   /** How often to look for work when nothing in this process said there is some (other processes' documents). */
   pollMs?: number;

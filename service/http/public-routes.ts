@@ -11,13 +11,8 @@ import { answerQuestion } from "../answer/answer-question.ts";
 import type { AnswerEngine } from "../answer/engine.ts";
 import { topicTerms } from "../answer/question-terms.ts";
 import { toRetrievalResult } from "../answer/retrieval-result.ts";
-import {
-  type QuestionEmbedder,
-  retrieve,
-  type SemanticSearch,
-  type SemanticUnavailable,
-} from "../answer/retrieve.ts";
-import type { Reranker } from "../embedding/text-embedder.ts";
+import { retrieve, type SemanticSearch, type SemanticUnavailable } from "../answer/retrieve.ts";
+import type { PriorityEmbedder, Reranker } from "../embedding/text-embedder.ts";
 import type { AssistantIndexes } from "../index/assistant-indexes.ts";
 import type { Logger } from "../logger.ts";
 import type { PdfSlicer } from "../pdf/pdf-slicer.ts";
@@ -39,7 +34,7 @@ export interface PublicDependencies {
   logger: Logger;
   engine: AnswerEngine;
   /** The model questions are embedded with; null when the service runs lexical only. */
-  embedder: () => QuestionEmbedder | SemanticUnavailable | null;
+  embedder: () => PriorityEmbedder | SemanticUnavailable | null;
   /** Scores candidate sentences for ask, when a rerank server is configured. */
   reranker: Reranker | null;
 }

@@ -3,6 +3,7 @@
 import { decodeVectors } from "../embedding/vector-codec.ts";
 import type { Logger } from "../logger.ts";
 import type { StoredChange } from "../store/change-feed.ts";
+import type { IndexedVectors } from "../store/passage-vectors.ts";
 import type { Store } from "../store/store.ts";
 import { type Bm25Index, createBm25Index, loadBm25Index } from "./bm25-index.ts";
 import { createDenseIndex, type DenseIndex } from "./dense-index.ts";
@@ -41,14 +42,6 @@ export function toIndexedPassage(passage: {
   };
 }
 
-/** Vectors as the semantic indexer writes them: the passage's first, then its sentences'. */
-export interface PassageVectorsRow {
-  passageId: string;
-  documentId: string;
-  datasourceId: string;
-  vectors: Uint8Array;
-}
-
 export interface VectorModel {
   model: string;
   dimensions: number;
@@ -71,7 +64,7 @@ export function createAssistantIndexes(
   // One onnxruntime session scans the vectors of every assistant.
   const scan = createOnnxScan();
 
-  function toDenseEntries(rows: readonly PassageVectorsRow[], dimensions: number) {
+  function toDenseEntries(rows: readonly IndexedVectors[], dimensions: number) {
     return rows.map((row) => {
       const [vector] = decodeVectors(row.vectors, dimensions);
       if (!vector) throw new Error(`passage ${row.passageId} has no vector`);
@@ -212,7 +205,7 @@ export function createAssistantIndexes(
       if (rows.length > 0) await this.addVectors(assistantId, rows);
     },
     /** Called after vectors are committed: from now on those passages are found by meaning too. */
-    async addVectors(assistantId: string, rows: readonly PassageVectorsRow[]): Promise<void> {
+    async addVectors(assistantId: string, rows: readonly IndexedVectors[]): Promise<void> {
       const vectors = options.vectors();
       if (!vectors || !entries.has(assistantId)) return;
       const entry = await entryFor(assistantId);

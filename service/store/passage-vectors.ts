@@ -17,6 +17,22 @@ export interface IndexedVectors {
   vectors: Uint8Array;
 }
 
+interface IndexedVectorsRow {
+  passage_id: string;
+  document_id: string;
+  datasource_id: string;
+  vectors: string;
+}
+
+const indexedColumns = "v.passage_id, v.document_id, p.datasource_id, encode(v.vectors, 'base64') as vectors";
+
+const toIndexedVectors = (row: IndexedVectorsRow): IndexedVectors => ({
+  passageId: row.passage_id,
+  documentId: row.document_id,
+  datasourceId: row.datasource_id,
+  vectors: Buffer.from(row.vectors, "base64"),
+});
+
 /** Rows per read when an assistant's vectors are loaded, to keep PGlite's WASM heap small (see passages.ts). */
 const loadBatchSize = 2000;
 
@@ -87,13 +103,8 @@ export function createPassageVectorStore(db: SqlClient, documentChanges: ChangeS
     async *forAssistant(assistantId: string, model: string): AsyncGenerator<IndexedVectors[]> {
       let after = "";
       for (;;) {
-        const rows = await db.query<{
-          passage_id: string;
-          document_id: string;
-          datasource_id: string;
-          vectors: string;
-        }>(
-          `select v.passage_id, v.document_id, p.datasource_id, encode(v.vectors, 'base64') as vectors
+        const rows = await db.query<IndexedVectorsRow>(
+          `select ${indexedColumns}
            from passage_vectors v join passages p on p.id = v.passage_id join documents d on d.id = v.document_id
            where v.assistant_id = $1 and v.model = $2 and d.status = 'ready' and v.passage_id > $3
            order by v.passage_id limit ${loadBatchSize}`,
@@ -101,34 +112,18 @@ export function createPassageVectorStore(db: SqlClient, documentChanges: ChangeS
         );
         if (rows.length === 0) return;
         after = rows.at(-1)?.passage_id ?? after;
-        yield rows.map((row) => ({
-          passageId: row.passage_id,
-          documentId: row.document_id,
-          datasourceId: row.datasource_id,
-          vectors: Buffer.from(row.vectors, "base64"),
-        }));
+        yield rows.map(toIndexedVectors);
         if (rows.length < loadBatchSize) return;
       }
     },
     /** A document's vectors of `model`, as the vector index reads them. */
     async ofDocument(documentId: string, model: string): Promise<IndexedVectors[]> {
-      const rows = await db.query<{
-        passage_id: string;
-        document_id: string;
-        datasource_id: string;
-        vectors: string;
-      }>(
-        `select v.passage_id, v.document_id, p.datasource_id, encode(v.vectors, 'base64') as vectors
-         from passage_vectors v join passages p on p.id = v.passage_id
+      const rows = await db.query<IndexedVectorsRow>(
+        `select ${indexedColumns} from passage_vectors v join passages p on p.id = v.passage_id
          where v.document_id = $1 and v.model = $2`,
         [documentId, model],
       );
-      return rows.map((row) => ({
-        passageId: row.passage_id,
-        documentId: row.document_id,
-        datasourceId: row.datasource_id,
-        vectors: Buffer.from(row.vectors, "base64"),
-      }));
+      return rows.map(toIndexedVectors);
     },
     /** The stored vectors of these passages under `model`; passages without any are absent from the map. */
     async ofPassages(passageIds: readonly string[], model: string): Promise<Map<string, Uint8Array>> {
