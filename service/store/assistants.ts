@@ -36,7 +36,7 @@ export function createAssistantStore(db: SqlQueryable, documentChanges: ChangeSi
     },
     async list(): Promise<Assistant[]> {
       const rows = await db.query<AssistantRow>(
-        "select id, name, created_at from assistants order by created_at, id",
+        "select id, name, created_at from assistants order by created_order",
       );
       return rows.map(toAssistant);
     },
@@ -66,7 +66,7 @@ export function createAssistantStore(db: SqlQueryable, documentChanges: ChangeSi
         `select s.id, s.name, count(d.id) as documents
          from datasources s left join documents d on d.datasource_id = s.id
          where s.assistant_id = $1
-         group by s.id order by s.created_at, s.id`,
+         group by s.id order by s.created_order`,
         [assistantId],
       );
       return rows.map((row) => ({ id: row.id, name: row.name, documents: Number(row.documents) }));

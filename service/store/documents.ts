@@ -163,7 +163,7 @@ export function createDocumentStore(
     },
     async list(assistantId: string): Promise<StoredDocument[]> {
       const rows = await db.query<DocumentRow>(
-        `select ${columns} from ${fromDocuments} where d.assistant_id = $1 order by d.created_at, d.id`,
+        `select ${columns} from ${fromDocuments} where d.assistant_id = $1 order by d.created_order`,
         [assistantId],
       );
       return rows.map(toDocument);
@@ -194,7 +194,7 @@ export function createDocumentStore(
         `with next as (
            select id, (read_alone or status = 'processing') as suspect from documents
            where status = 'queued' or (status = 'processing' and lease_until < now())
-           order by (read_alone or status = 'processing') desc, created_at, id limit 1 for update skip locked)
+           order by (read_alone or status = 'processing') desc, created_order limit 1 for update skip locked)
          update documents d set status = 'processing', error = null, pages_done = 0,
            lone_crashes = d.lone_crashes + case when d.status = 'processing' and d.read_alone then 1 else 0 end,
            read_alone = next.suspect, lease_until = now() + make_interval(secs => $1), updated_at = now()

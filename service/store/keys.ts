@@ -101,7 +101,7 @@ export function createKeyStore(db: SqlQueryable, options: KeyCacheOptions = { ca
     },
     async list(assistantId: string): Promise<KeyRecord[]> {
       const rows = await db.query<KeyRow>(
-        `select ${columns} from api_keys where assistant_id = $1 order by created_at, id`,
+        `select ${columns} from api_keys where assistant_id = $1 order by created_order`,
         [assistantId],
       );
       return rows.map(toRecord);

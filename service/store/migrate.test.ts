@@ -90,4 +90,28 @@ describe("schema migrations on an existing data folder", () => {
     );
     expect(parts?.count).toBe(1);
   });
+
+  it("lists assistants made before rows were numbered in their created_at order, and new ones after them", async () => {
+    // The data folder as 009 left it: no created_order, 010 not applied; two assistants made in one tick.
+    await client.execute(`
+      alter table assistants drop column created_order;
+      alter table datasources drop column created_order;
+      alter table documents drop column created_order;
+      alter table api_keys drop column created_order;
+      delete from schema_migrations where name = '010_creation_order.sql';
+      delete from assistants;
+      insert into assistants (id, name, created_at) values
+        ('asst_b', 'Second', '2026-01-01T00:00:01Z'), ('asst_z', 'First, same tick', '2026-01-01T00:00:00Z'),
+        ('asst_a', 'First', '2026-01-01T00:00:00Z');
+    `);
+    expect(await migrate(client)).toEqual(["010_creation_order.sql"]);
+    const assistants = createStore(client).assistants;
+    const made = await assistants.create("Made after");
+    expect((await assistants.list()).map((assistant) => assistant.id)).toEqual([
+      "asst_a",
+      "asst_z",
+      "asst_b",
+      made.id,
+    ]);
+  });
 });

@@ -89,6 +89,37 @@ describe.each(storeEngines)("store on $name", ({ open }) => {
     expect(await store.assistants.datasources("asst_doesnotexist")).toEqual([]);
   });
 
+  it("lists assistants, datasources, documents and keys in the order they were made, even within one millisecond", async () => {
+    const names = Array.from({ length: 12 }, (_, index) => `made ${index}`);
+    const assistants = [];
+    for (const name of names) assistants.push(await store.assistants.create(name));
+    const listed = (await store.assistants.list()).map((assistant) => assistant.id);
+    expect(listed.filter((id) => assistants.some((assistant) => assistant.id === id))).toEqual(
+      assistants.map((assistant) => assistant.id),
+    );
+    const [assistant] = assistants;
+    const datasources = [];
+    for (const name of names) datasources.push(await store.assistants.datasource(assistant!.id, name));
+    expect((await store.assistants.datasources(assistant!.id)).map((datasource) => datasource.id)).toEqual(
+      datasources.map((datasource) => datasource.id),
+    );
+    const documents = [];
+    for (const name of names) {
+      const added = await store.documents.add({
+        assistantId: assistant!.id,
+        datasourceId: datasources[0]!.id,
+        fileName: `${name}.pdf`,
+        sha256: name,
+        bytes: 1,
+      });
+      documents.push(added.document.id);
+    }
+    expect((await store.documents.list(assistant!.id)).map((document) => document.id)).toEqual(documents);
+    const keys = [];
+    for (const name of names) keys.push((await store.keys.create(assistant!.id, ["rag"], name)).id);
+    expect((await store.keys.list(assistant!.id)).map((key) => key.id)).toEqual(keys);
+  });
+
   it("keeps one document for the same bytes uploaded twice into a datasource", async () => {
     const { assistant, datasource } = await assistantWithDatasource();
     const input = {
