@@ -1,22 +1,17 @@
 "use client";
 /**
  * PdfEvidence: the cited page of a PDF with the quoted lines highlighted. Loads the 3-page slice
- * through the host (`loadPdf`), per account (`authScope`), retries once, and renders only in the
- * browser; on the server and while loading it shows a placeholder of the same size.
+ * through the host (`loadPdf`), per account (`authScope`), and renders only in the browser; on the
+ * server and while loading it shows a placeholder of the same size. A load that fails is tried
+ * once more when the failure may pass, then stops and says why, offering "Try again" (after a
+ * wait that doubles each time) only where trying again can help.
  */
 import { lazy, type ReactNode, Suspense, use, useEffect, useState } from "react";
-import {
-  AuthenticationError,
-  CitedApiError,
-  NotFoundError,
-  type PdfHighlightReference,
-  PermissionDeniedError,
-  pdfLocation,
-  RateLimitError,
-} from "../core/index.ts";
+import { ApiTimeoutError, CitedApiError, type PdfHighlightReference, pdfLocation } from "../core/index.ts";
 import { CloseEvidenceButton, closeOnEscape } from "./close-evidence-button.tsx";
 import { EvidenceBoundary } from "./evidence-boundary.tsx";
 import { pageLabel } from "./evidence-labels.ts";
+import { describePdfFailure } from "./pdf-load-failure.ts";
 import { forgetPdfSlice, type LoadPdf, loadPdfSlice, slicePageCount } from "./pdf-slice-cache.ts";
 import type { PdfDocumentOptions } from "./pdf-slice-viewer.tsx";
 import { useIsClient } from "./use-is-client.ts";
@@ -40,6 +35,9 @@ export interface PdfEvidenceProps {
 
 const zoomSteps = [0.5, 0.75, 1, 1.25, 1.5, 2, 3] as const;
 
+/** How long one try to load a slice may take: a 3-page slice comes in well under a second. */
+const loadTimeoutMs = 15_000;
+
 /**
  * @example
  * <PdfEvidence reference={reference} messageId={messageId} authScope={`host:${tenant}:${user.id}`}
@@ -55,7 +53,9 @@ export function PdfEvidence({
   className,
 }: PdfEvidenceProps) {
   const isClient = useIsClient();
-  const [attempt, setAttempt] = useState(0);
+  const sliceKey = `${authScope}\u0000${messageId}\u0000${reference.id}`;
+  const [retries, setRetries] = useState({ sliceKey, count: 0 });
+  const attempt = retries.sliceKey === sliceKey ? retries.count : 0;
   const [zoom, setZoom] = useState(1);
   const page = pageLabel(reference.page_index);
   const spansPages = reference.spans.length > 1 ? ` to ${pageLabel(reference.spans.at(-1)!.page_index)}` : "";
@@ -114,8 +114,17 @@ export function PdfEvidence({
       </header>
       {isClient ? (
         <EvidenceBoundary
-          key={`${authScope}\u0000${messageId}\u0000${reference.id}\u0000${attempt}`}
-          fallback={(error) => <PdfFailure error={error} onRetry={() => setAttempt((count) => count + 1)} />}
+          key={`${sliceKey}\u0000${attempt}`}
+          fallback={(error) => (
+            <PdfFailure
+              error={error}
+              failures={attempt + 1}
+              onRetry={() => {
+                forgetPdfSlice(authScope, { messageId, referenceId: reference.id });
+                setRetries({ sliceKey, count: attempt + 1 });
+              }}
+            />
+          )}
         >
           <Suspense fallback={placeholder}>
             <LoadedPdf
@@ -151,7 +160,9 @@ function LoadedPdf({
   placeholder,
   documentOptions,
 }: LoadedPdfProps) {
-  const slice = use(loadPdfSlice(authScope, { messageId, referenceId: reference.id }, retryingOnce(loadPdf)));
+  const slice = use(
+    loadPdfSlice(authScope, { messageId, referenceId: reference.id }, retryingOnce(timingOut(loadPdf))),
+  );
   const location = pdfLocation(reference, slice.sliceStart);
   const [renderError, setRenderError] = useState<Error | null>(null);
   if (renderError) {
@@ -175,8 +186,9 @@ function LoadedPdf({
 }
 
 /**
- * One more try for a failure that may pass: no answer from the host, or a 5xx. The host route has
- * already renewed an expired token; a 401, 403, 404 or 429 would only fail again.
+ * One more try for a failure that may pass at once: a dropped connection, or a 5xx. The host route
+ * has already renewed an expired token; a 401, 403, 404 or 429 would only fail again, and a try
+ * that timed out has already made the reader wait.
  */
 function retryingOnce(loadPdf: LoadPdf): LoadPdf {
   return async (messageId, referenceId, options) => {
@@ -184,9 +196,27 @@ function retryingOnce(loadPdf: LoadPdf): LoadPdf {
       return await loadPdf(messageId, referenceId, options);
     } catch (error) {
       const status = CitedApiError.isInstance(error) ? error.status : null;
-      if (status !== null && status < 500) throw error;
+      if ((status !== null && status < 500) || ApiTimeoutError.isInstance(error)) throw error;
       return loadPdf(messageId, referenceId, options);
     }
+  };
+}
+
+/** Ends a try after `loadTimeoutMs`, aborting its request, also when the host's loader ignores the signal. */
+function timingOut(loadPdf: LoadPdf): LoadPdf {
+  return (messageId, referenceId, options) => {
+    const controller = new AbortController();
+    const timedOut = new Promise<never>((_, reject) => {
+      const timer = setTimeout(() => {
+        const error = new ApiTimeoutError("The page took too long to load");
+        controller.abort(error);
+        reject(error);
+      }, loadTimeoutMs);
+      controller.signal.addEventListener("abort", () => clearTimeout(timer));
+    });
+    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+    const loading = loadPdf(messageId, referenceId, { ...options, signal });
+    return Promise.race([loading, timedOut]).finally(() => controller.abort());
   };
 }
 
@@ -199,25 +229,29 @@ function PdfPlaceholder({ children }: { children: ReactNode }) {
   );
 }
 
-function PdfFailure({ error, onRetry }: { error: unknown; onRetry(): void }) {
-  const requestId = CitedApiError.isInstance(error) ? error.requestId : null;
+function PdfFailure({ error, failures, onRetry }: { error: unknown; failures: number; onRetry(): void }) {
+  const failure = describePdfFailure(error, failures);
+  const secondsLeft = useCountdown(failure.retryAfterSeconds ?? 0);
   return (
     <div className="cited-pdf__failure" role="alert" data-testid="cited-pdf-error">
-      <p>{failureMessage(error)}</p>
-      {requestId ? <p className="cited-muted">Request id: {requestId}</p> : null}
-      <button type="button" className="cited-button" onClick={onRetry}>
-        Try again
-      </button>
+      <p>{failure.message}</p>
+      {failure.requestId ? <p className="cited-muted">Request id: {failure.requestId}</p> : null}
+      {failure.retryAfterSeconds === null ? null : (
+        <button type="button" className="cited-button" disabled={secondsLeft > 0} onClick={onRetry}>
+          {secondsLeft > 0 ? `Try again in ${secondsLeft} s` : "Try again"}
+        </button>
+      )}
     </div>
   );
 }
 
-function failureMessage(error: unknown): string {
-  if (AuthenticationError.isInstance(error)) return "Your session has ended. Sign in again to see this page.";
-  if (PermissionDeniedError.isInstance(error) || NotFoundError.isInstance(error)) {
-    return "This source is not available to your account.";
-  }
-  if (RateLimitError.isInstance(error)) return "Too many requests just now. Wait a moment, then try again.";
-  if (CitedApiError.isInstance(error)) return "The page could not be loaded.";
-  return "The page could not be shown.";
+/** Seconds left of a wait of `seconds` that started when the component mounted. */
+function useCountdown(seconds: number): number {
+  const [left, setLeft] = useState(seconds);
+  useEffect(() => {
+    if (left <= 0) return;
+    const timer = setTimeout(() => setLeft(left - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [left]);
+  return left;
 }

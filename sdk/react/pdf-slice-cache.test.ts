@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
+  forgetPdfSlice,
   forgetPdfSlices,
   type LoadPdf,
   loadPdfSlice,
@@ -40,13 +41,17 @@ describe("PDF slices per account", () => {
     expect(load).toHaveBeenLastCalledWith(request.messageId, request.referenceId, { page: 7 });
   });
 
-  it("does not keep a failed load, so the next attempt asks the host again", async () => {
+  it("keeps a failed load as failed, so rendering again does not ask the host again, until it is forgotten", async () => {
     const load = vi
       .fn<LoadPdf>()
       .mockRejectedValueOnce(new Error("offline"))
       .mockResolvedValueOnce(sliceOf("alice"));
     await expect(loadPdfSlice("app:tenant:alice", request, load)).rejects.toThrow("offline");
+    await expect(loadPdfSlice("app:tenant:alice", request, load)).rejects.toThrow("offline");
+    expect(load).toHaveBeenCalledTimes(1);
+    forgetPdfSlice("app:tenant:alice", request);
     expect(textOf(await loadPdfSlice("app:tenant:alice", request, load))).toBe("%PDF alice");
+    expect(load).toHaveBeenCalledTimes(2);
   });
 
   it("forgets one account's slices at sign-out and keeps the others'", async () => {

@@ -46,8 +46,10 @@ function cacheKey(authScope: string, request: PdfSliceRequest): string {
 }
 
 /**
- * The slice for `request` in `authScope`: the cached one, or a new load. A failed load is not
- * kept, so the next call tries again.
+ * The slice for `request` in `authScope`: the cached one, or a new load. A failed load is kept
+ * as failed, so that a component rendering again gets the same failure instead of starting a new
+ * load each time (React renders a suspended component again when its promise settles); call
+ * `forgetPdfSlice` to try again.
  */
 export function loadPdfSlice(
   authScope: string,
@@ -64,9 +66,9 @@ export function loadPdfSlice(
   const options = request.page === undefined ? {} : { page: request.page };
   const loading = loadPdf(request.messageId, request.referenceId, options);
   slices.set(key, loading);
-  loading.catch(() => {
-    if (slices.get(key) === loading) slices.delete(key);
-  });
+  // The failure stays in the entry for whoever reads it; this handler only keeps an entry that
+  // nobody has read yet from being reported as an unhandled rejection.
+  loading.catch(() => undefined);
   while (slices.size > capacity) {
     const oldest = slices.keys().next().value;
     if (oldest === undefined) break;
@@ -75,7 +77,7 @@ export function loadPdfSlice(
   return loading;
 }
 
-/** Drops one cached slice, e.g. one whose bytes could not be drawn. */
+/** Drops one cached slice or failure, so that the next call loads it again: "Try again". */
 export function forgetPdfSlice(authScope: string, request: PdfSliceRequest): void {
   slices.delete(cacheKey(authScope, request));
 }

@@ -91,19 +91,19 @@ describe.each(storeEngines)("store on $name", ({ open }) => {
 
   it("lists assistants, datasources, documents and keys in the order they were made, even within one millisecond", async () => {
     const names = Array.from({ length: 12 }, (_, index) => `made ${index}`);
-    const assistants = [];
+    const assistants: Array<{ id: string }> = [];
     for (const name of names) assistants.push(await store.assistants.create(name));
     const listed = (await store.assistants.list()).map((assistant) => assistant.id);
     expect(listed.filter((id) => assistants.some((assistant) => assistant.id === id))).toEqual(
       assistants.map((assistant) => assistant.id),
     );
     const [assistant] = assistants;
-    const datasources = [];
+    const datasources: Array<{ id: string }> = [];
     for (const name of names) datasources.push(await store.assistants.datasource(assistant!.id, name));
     expect((await store.assistants.datasources(assistant!.id)).map((datasource) => datasource.id)).toEqual(
       datasources.map((datasource) => datasource.id),
     );
-    const documents = [];
+    const documents: string[] = [];
     for (const name of names) {
       const added = await store.documents.add({
         assistantId: assistant!.id,
@@ -115,7 +115,7 @@ describe.each(storeEngines)("store on $name", ({ open }) => {
       documents.push(added.document.id);
     }
     expect((await store.documents.list(assistant!.id)).map((document) => document.id)).toEqual(documents);
-    const keys = [];
+    const keys: string[] = [];
     for (const name of names) keys.push((await store.keys.create(assistant!.id, ["rag"], name)).id);
     expect((await store.keys.list(assistant!.id)).map((key) => key.id)).toEqual(keys);
   });
