@@ -34,7 +34,7 @@ function numberedPdfReferences(
 }
 
 const citationLabel = (number: number, reference: PdfHighlightReference) =>
-  `Source ${number}: ${reference.title}, page ${reference.page_index + 1}`;
+  `Source ${number}: ${reference.title}, p. ${reference.page_label} · page ${reference.page_index + 1} of the file`;
 
 test("a signed-in user asks about the samples, the cited answer streams in, and its citation opens the PDF page with the quoted sentence highlighted", async ({
   page,
@@ -70,9 +70,13 @@ test("a signed-in user asks about the samples, the cited answer streams in, and 
   const { number, reference } = cited!;
   expect(reference.title).toBe(samplePdf);
   expect(reference.page_index + 1).toBe(delayedQueueQuestion.pageNumber);
+  expect(reference.page_label).toBe(delayedQueueQuestion.printedPage);
 
   await chatPage.openCitation(answer, citationLabel(number, reference));
   await chatPage.evidence.expectPdfPage(reference.page_index + 1);
+  await expect(chatPage.evidence.pdf).toContainText(
+    `p. ${delayedQueueQuestion.printedPage} · page ${delayedQueueQuestion.pageNumber} of the file`,
+  );
   await chatPage.evidence.expectHighlightOnQuote(reference.page_index, reference.quote);
   await page.screenshot({ path: test.info().outputPath("chat-with-pdf-evidence.png") });
 });

@@ -95,7 +95,7 @@ test("a new account asks about the samples, the cited answer streams in, and its
   const { number, reference } = firstPdfReference(stored);
   await chatPage.openCitation(
     answer,
-    `Source ${number}: ${reference.title}, page ${reference.page_index + 1}`,
+    `Source ${number}: ${reference.title}, p. ${reference.page_label} · page ${reference.page_index + 1} of the file`,
   );
   await chatPage.evidence.expectPdfPage(delayedQueueQuestion.pageNumber);
   await chatPage.evidence.expectHighlightOnQuote(reference.page_index, reference.quote);

@@ -3,12 +3,18 @@
 import { useState } from "react";
 import { EvidencePanel } from "@/components/chat/evidence-panel";
 import type { Reference, RetrievalResult } from "@/sdk/core/index.ts";
-import { pageLabel } from "@/sdk/react/index.ts";
+import { pageRangeLabel } from "@/sdk/react/index.ts";
 
 export interface SearchResultsProps {
   results: RetrievalResult[];
   query: string;
   authScope: string;
+}
+
+/** The pages a passage covers; rag gives the printed label of the first page only. */
+function resultPages(metadata: RetrievalResult["metadata"]): string {
+  const first = { page_index: metadata.page_index ?? 0, page_label: metadata.page_label };
+  return pageRangeLabel(first, { page_index: metadata.page_indices?.at(-1) ?? first.page_index });
 }
 
 /**
@@ -17,12 +23,7 @@ export interface SearchResultsProps {
  */
 function passageEvidence(result: RetrievalResult): Reference {
   const { metadata } = result;
-  const page = metadata.page_indices?.length
-    ? metadata.page_indices
-    : metadata.page_index === undefined
-      ? []
-      : [metadata.page_index];
-  const pages = page.length === 0 ? null : page.map(pageLabel).join(", ");
+  const pages = metadata.page_index === undefined ? null : resultPages(metadata);
   return {
     id: `ref_search${result.rank}`,
     kind: "paragraph",
@@ -55,7 +56,7 @@ export function SearchResults({ results, query, authScope }: SearchResultsProps)
                 <span className="font-semibold">{result.rank}.</span>
                 <span className="font-semibold">{metadata.title}</span>
                 {metadata.page_index === undefined ? null : (
-                  <span className="text-stone-600 dark:text-stone-400">{pageLabel(metadata.page_index)}</span>
+                  <span className="text-stone-600 dark:text-stone-400">{resultPages(metadata)}</span>
                 )}
                 {metadata.heading ? (
                   <span className="text-stone-600 dark:text-stone-400">· {metadata.heading}</span>

@@ -154,7 +154,7 @@ export class ChatPage {
     return answer.getByTestId("cited-citation");
   }
 
-  /** Clicks the citation a screen reader announces as `label` ("Source 1: file.pdf, page 3"). */
+  /** Clicks the citation a screen reader announces as `label` ("Source 1: file.pdf, p. 3 · page 5 of the file"). */
   async openCitation(answer: Locator, label: string): Promise<void> {
     await answer.getByRole("button", { name: label, exact: true }).first().click();
     await expect(this.evidence.root).toBeVisible();

@@ -15,6 +15,8 @@ export const delayedQueueQuestion = {
   firstSentence: "X between 0 and 15",
   secondSentence: "--delayed DELAY",
   pageNumber: 1,
+  /** The sample is pages 34 to 38 of the Debian developer's reference, and says so in its page labels. */
+  printedPage: "34",
 } as const;
 
 /**

@@ -1,9 +1,37 @@
 /** The words citations and evidence show a person: page numbers, time ranges, support, accessible labels. */
-import type { Claim, Reference } from "../core/index.ts";
+import type { Claim, PdfSpan, Reference } from "../core/index.ts";
 
-/** A 0-based page index as a person counts pages. */
-export function pageLabel(pageIndex: number): string {
-  return `page ${pageIndex + 1}`;
+/** A page of a PDF: its 0-based index in the file, and the label printed on it where the PDF defines one. */
+export type PageOfFile = Pick<PdfSpan, "page_index"> & { page_label?: string | null | undefined };
+
+const printedLabel = (page: PageOfFile): string | null =>
+  page.page_label === undefined || page.page_label === null || page.page_label === String(page.page_index + 1)
+    ? null
+    : page.page_label;
+
+/**
+ * A page as a person finds it: the printed label and the file's page where they differ, else the
+ * file's page alone.
+ *
+ * @example
+ * pageLabel({ page_index: 11, page_label: "6" }); // "p. 6 · page 12 of the file"
+ * pageLabel({ page_index: 11 }); // "page 12"
+ */
+export function pageLabel(page: PageOfFile): string {
+  const printed = printedLabel(page);
+  const filePage = page.page_index + 1;
+  return printed === null ? `page ${filePage}` : `p. ${printed} · page ${filePage} of the file`;
+}
+
+/** The pages from `first` to `last` (a quote across a page break), in the words of `pageLabel`. */
+export function pageRangeLabel(first: PageOfFile, last: PageOfFile): string {
+  if (first.page_index === last.page_index) return pageLabel(first);
+  const filePages = `${first.page_index + 1}–${last.page_index + 1}`;
+  const printedFirst = printedLabel(first);
+  const printedLast = printedLabel(last);
+  return printedFirst === null || printedLast === null
+    ? `pages ${filePages}`
+    : `pp. ${printedFirst}–${printedLast} · pages ${filePages} of the file`;
 }
 
 /**
@@ -24,7 +52,7 @@ export function clockTime(seconds: number): string {
 export function referenceLocation(reference: Reference): string | null {
   switch (reference.kind) {
     case "pdf_highlight":
-      return pageLabel(reference.page_index);
+      return pageLabel(reference);
     case "video_interval":
     case "transcript_snippet":
       return `${clockTime(reference.start_s)}–${clockTime(reference.end_s)}`;

@@ -12,7 +12,9 @@ export { CitedAnswer, type CitedAnswerProps, type OpenedEvidence } from "./cited
 export {
   citationLabel,
   clockTime,
+  type PageOfFile,
   pageLabel,
+  pageRangeLabel,
   referenceLocation,
   type SupportLevel,
   supportLevel,

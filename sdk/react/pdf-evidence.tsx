@@ -10,7 +10,7 @@ import { lazy, type ReactNode, Suspense, use, useEffect, useState } from "react"
 import { ApiTimeoutError, CitedApiError, type PdfHighlightReference, pdfLocation } from "../core/index.ts";
 import { CloseEvidenceButton, closeOnEscape } from "./close-evidence-button.tsx";
 import { EvidenceBoundary } from "./evidence-boundary.tsx";
-import { pageLabel } from "./evidence-labels.ts";
+import { pageLabel, pageRangeLabel } from "./evidence-labels.ts";
 import { describePdfFailure } from "./pdf-load-failure.ts";
 import { forgetPdfSlice, type LoadPdf, loadPdfSlice, slicePageCount } from "./pdf-slice-cache.ts";
 import type { PdfDocumentOptions } from "./pdf-slice-viewer.tsx";
@@ -57,8 +57,8 @@ export function PdfEvidence({
   const [retries, setRetries] = useState({ sliceKey, count: 0 });
   const attempt = retries.sliceKey === sliceKey ? retries.count : 0;
   const [zoom, setZoom] = useState(1);
-  const page = pageLabel(reference.page_index);
-  const spansPages = reference.spans.length > 1 ? ` to ${pageLabel(reference.spans.at(-1)!.page_index)}` : "";
+  const page = pageLabel(reference);
+  const pages = pageRangeLabel(reference.spans[0] ?? reference, reference.spans.at(-1) ?? reference);
   const zoomIndex = zoomSteps.findIndex((step) => step === zoom);
   // The viewer's code (react-pdf and pdfjs) loads while the slice does, not after it: on a busy
   // device the two in a row took seconds longer.
@@ -72,17 +72,14 @@ export function PdfEvidence({
   return (
     <section
       className={["cited-root", "cited-pdf", className].filter(Boolean).join(" ")}
-      aria-label={`${reference.title}, ${page}`}
+      aria-label={`${reference.title}, ${pages}`}
       data-testid="cited-pdf-evidence"
       onKeyDown={closeOnEscape(onClose)}
     >
       <header className="cited-pdf__header">
         <div className="cited-pdf__heading">
           <h3 className="cited-pdf__title">{reference.title}</h3>
-          <p className="cited-pdf__page-label">
-            {page}
-            {spansPages}
-          </p>
+          <p className="cited-pdf__page-label">{pages}</p>
         </div>
         <div className="cited-pdf__toolbar" role="toolbar" aria-label="Zoom">
           <button

@@ -75,6 +75,7 @@ export function buildReference(span: CitedSpan, context: TokenContext): Referenc
         ...base,
         kind: "pdf_highlight",
         page_index: first.page_index,
+        page_label: first.page_label ?? null,
         rects: first.rects,
         bbox: union(first.rects),
         page_width: first.page_width,

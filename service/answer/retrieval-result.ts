@@ -21,6 +21,7 @@ export function toRetrievalResult(passage: PassageWithSource, score: number, ran
       ...(first
         ? {
             page_index: first.page_index,
+            page_label: first.page_label ?? null,
             page_indices: [...new Set(spans.map((span) => span.page_index))].sort((a, b) => a - b),
             page_width: first.page_width,
             page_height: first.page_height,

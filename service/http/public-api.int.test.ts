@@ -404,6 +404,8 @@ describe("rag results", () => {
       file_name: "debian-reference.en.pdf",
       id_document: debian().id,
       page_index: 193,
+      // The page printed "166": the file's page 194, after the front matter's roman numerals.
+      page_label: "166",
       page_width: 595.28,
       page_height: 841.89,
     });

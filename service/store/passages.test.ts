@@ -93,6 +93,25 @@ describe("stored sentence positions", () => {
     expect(read?.sentences).toEqual(passage.sentences);
   });
 
+  it("keeps a span's printed page label after its rects, where a row without one is read as before", async () => {
+    const labelled = spans.map((span, index) => ({ ...span, page_label: ["iv", "v"][index]! }));
+    const passage = await committed("e-labels", {
+      id: "psg_labels",
+      text: "Back up first. Then run the upgrade.",
+      sentences: [
+        { text: "Back up first.", start: 0, end: 14, spans: labelled.slice(0, 1) },
+        { text: "Then run the upgrade.", start: 15, end: 36, spans: labelled },
+      ],
+    });
+    const [row] = await client.query<{ sentences: string }>(
+      "select sentences::text from passages where id = $1",
+      [passage.id],
+    );
+    expect(JSON.parse(row?.sentences ?? "null")[0]).toEqual([0, 14, [4, 612, 792, 72, 90.5, 300, 101, "iv"]]);
+    const [read] = await createStore(client).passages.byIds(passage.assistantId, [passage.id]);
+    expect(read?.sentences).toEqual(passage.sentences);
+  });
+
   it("reads rows written in the earlier form, with keys, and with or without each sentence's text", async () => {
     const passage = await committed("e2", {
       id: "psg_earlier_form",

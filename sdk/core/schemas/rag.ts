@@ -27,6 +27,8 @@ export const retrievalMetadataSchema = z.looseObject({
   heading: z.string().nullable(),
   score: z.number(),
   page_index: z.int().min(0).optional(),
+  /** The printed label of `page_index` where the PDF defines page labels, else null. */
+  page_label: z.string().nullable().optional(),
   page_indices: z.array(z.int().min(0)).optional(),
   page_width: z.number().positive().optional(),
   page_height: z.number().positive().optional(),

@@ -7,6 +7,8 @@ export const rectSchema = z.tuple([z.number(), z.number(), z.number(), z.number(
 
 export const pdfSpanSchema = z.object({
   page_index: z.int().min(0),
+  /** The page's printed label ("vi", "34") where the PDF defines page labels; absent where it does not. */
+  page_label: z.string().optional(),
   rects: z.array(rectSchema),
   page_width: z.number().positive(),
   page_height: z.number().positive(),
@@ -31,6 +33,11 @@ export const pdfHighlightReferenceSchema = z.looseObject({
   ...referenceBase,
   kind: z.literal("pdf_highlight"),
   page_index: z.int().min(0),
+  /**
+   * The printed label of `page_index` ("vi", "34") where the PDF defines page labels, else null.
+   * Absent from references stored before the service sent it.
+   */
+  page_label: z.string().nullable().optional(),
   rects: z.array(rectSchema),
   bbox: rectSchema,
   page_width: z.number().positive(),

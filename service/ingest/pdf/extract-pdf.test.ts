@@ -168,6 +168,24 @@ describe("extractPdf on the eval PDFs", () => {
     expect(paths("gnuplot.pdf")).toContain("Part I Gnuplot > Demos and Online Examples");
   });
 
+  it("labels each span with the page's printed label where the PDF defines page labels, and only there", () => {
+    const labelsByPage = (name: EvalPdf) => {
+      const labels = new Map<number, string | undefined>();
+      for (const block of extraction(name).blocks) {
+        for (const sentence of block.sentences) {
+          for (const span of sentence.spans ?? []) labels.set(span.page_index, span.page_label);
+        }
+      }
+      return labels;
+    };
+    const developers = labelsByPage("developers-reference.pdf");
+    // Two title pages, six of front matter in roman numerals (its table of contents has no spans), then the body from 1.
+    expect(developers.get(0)).toBe("1");
+    expect(developers.get(10)).toBe("3");
+    expect(developers.get(19)).toBe("12");
+    expect([...labelsByPage("gnuplot.pdf").values()].every((label) => label === undefined)).toBe(true);
+  });
+
   it("reports page sizes, text counts, title and the page without text", () => {
     const debian = extraction("debian-reference.en.pdf");
     expect(debian.pageCount).toBe(261);

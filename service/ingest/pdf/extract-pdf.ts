@@ -1,5 +1,6 @@
 /** The PDF reader: bytes → text blocks under headings, each sentence with its highlight rectangles. */
 import type { PDFDocumentProxy } from "pdfjs-dist/types/src/pdf";
+import type { PdfSpan } from "../../../sdk/core/index.ts";
 import { sentenceRanges } from "../sentences.ts";
 import type { PdfExtraction, SourceBlock } from "../types.ts";
 import { PdfReadError } from "../types.ts";
@@ -20,6 +21,16 @@ export interface ExtractPdfOptions {
   onProgress?: (pagesDone: number, pageCount: number) => void;
 }
 
+/**
+ * The printed page labels ("i", "ii", "1"…) where the PDF defines them; null where it does not, or
+ * where they only repeat the file's page numbers.
+ */
+async function readPageLabels(document: PDFDocumentProxy): Promise<string[] | null> {
+  const labels = await document.getPageLabels();
+  if (labels === null || labels.every((label, index) => label === String(index + 1))) return null;
+  return labels;
+}
+
 async function readTitle(document: PDFDocumentProxy): Promise<string | null> {
   const { info } = await document.getMetadata();
   const title = info !== null && typeof info === "object" && "Title" in info ? info.Title : null;
@@ -28,7 +39,11 @@ async function readTitle(document: PDFDocumentProxy): Promise<string | null> {
   return cleaned === "" ? null : cleaned;
 }
 
-function buildSourceBlocks(pages: readonly PageResult[], bodySize: number): SourceBlock[] {
+function buildSourceBlocks(
+  pages: readonly PageResult[],
+  bodySize: number,
+  pageLabels: readonly string[] | null,
+): SourceBlock[] {
   const running = findRunningLines(
     pages.map((page) => ({ height: page.info.height, lines: page.lines })),
     bodySize,
@@ -41,11 +56,19 @@ function buildSourceBlocks(pages: readonly PageResult[], bodySize: number): Sour
   for (const draft of drafts) {
     const sentences = sentenceRanges(draft.text, { lineOffsets: draft.lineOffsets }).map((range) => ({
       text: draft.text.slice(range.start, range.end).replace(/\s+/g, " "),
-      spans: sentenceSpans(draft, range.start, range.end, sizes),
+      spans: labelled(sentenceSpans(draft, range.start, range.end, sizes), pageLabels),
     }));
     if (sentences.length > 0) blocks.push({ headingPath: draft.headingPath, sentences });
   }
   return blocks;
+}
+
+function labelled(spans: PdfSpan[], pageLabels: readonly string[] | null): PdfSpan[] {
+  if (pageLabels === null) return spans;
+  return spans.map((span) => {
+    const label = pageLabels[span.page_index];
+    return label === undefined ? span : { ...span, page_label: label };
+  });
 }
 
 /**
@@ -56,6 +79,8 @@ export interface PdfReading {
   pageCount: number;
   /** The title from the document's metadata, if it has one. */
   metadataTitle: string | null;
+  /** The printed page labels, where the document defines its own. */
+  pageLabels: string[] | null;
   ocr: OcrStatus;
   /**
    * Reads the text layers of pages `[first, end)` in order; OCR of pages without one runs beside them and
@@ -92,7 +117,8 @@ export async function openPdfReading(
   try {
     if (document.numPages === 0) throw new PdfReadError("empty", EMPTY_MESSAGE);
     const metadataTitle = options.metadata === false ? null : await readTitle(document);
-    return createReading(opened, ocr, metadataTitle, { ocrRequested: options.ocr, ocrInstalled });
+    const pageLabels = options.metadata === false ? null : await readPageLabels(document);
+    return createReading(opened, ocr, { metadataTitle, pageLabels }, { ocrRequested: options.ocr, ocrInstalled });
   } catch (error) {
     await opened.close();
     await ocr?.close();
@@ -103,7 +129,7 @@ export async function openPdfReading(
 function createReading(
   opened: Awaited<ReturnType<typeof openPdf>>,
   ocr: OcrSession | null,
-  metadataTitle: string | null,
+  metadata: Pick<PdfReading, "metadataTitle" | "pageLabels">,
   ocrStatus: OcrStatus,
 ): PdfReading {
   const { document } = opened;
@@ -113,7 +139,7 @@ function createReading(
   const settled = (): Promise<unknown> => Promise.allSettled(pages.values());
   return {
     pageCount: document.numPages,
-    metadataTitle,
+    ...metadata,
     ocr: ocrStatus,
     async readPages(first, end, onPageDone) {
       const done = (page: PageResult): PageResult => {
@@ -162,7 +188,7 @@ function createReading(
 
 /** The document from all its pages. Throws `PdfReadError` when no page has any text. */
 export function assembleExtraction(
-  reading: Pick<PdfReading, "pageCount" | "metadataTitle" | "ocr">,
+  reading: Pick<PdfReading, "pageCount" | "metadataTitle" | "pageLabels" | "ocr">,
   pages: readonly PageResult[],
 ): PdfExtraction {
   if (pages.every((page) => page.problem === "unreadable"))
@@ -176,7 +202,7 @@ export function assembleExtraction(
     pageCount: reading.pageCount,
     title: reading.metadataTitle ?? titleFromFirstPage(lines, bodySize),
     pages: pages.map((page) => page.info),
-    blocks: buildSourceBlocks(pages, bodySize),
+    blocks: buildSourceBlocks(pages, bodySize, reading.pageLabels),
     warnings: pageWarnings(pages, reading.ocr),
   };
 }
