@@ -78,6 +78,13 @@ test("a signed-in user asks about the samples, the cited answer streams in, and 
     `p. ${delayedQueueQuestion.printedPage} · page ${delayedQueueQuestion.pageNumber} of the file`,
   );
   await chatPage.evidence.expectHighlightOnQuote(reference.page_index, reference.quote);
+  // Readable where it opens: the cited lines fill the panel, and the chat keeps a readable line beside it.
+  const lineHeight = await chatPage.evidence.citedLineHeight();
+  test.info().annotations.push({ type: "cited line height", description: `${lineHeight} px` });
+  expect(lineHeight).toBeGreaterThanOrEqual(14);
+  const chatColumn = await page.getByRole("main", { name: "Conversation" }).boundingBox();
+  expect(chatColumn?.width ?? 0).toBeGreaterThanOrEqual(448);
+  await expect(chatPage.conversations.items.first()).toBeHidden();
   await page.screenshot({ path: test.info().outputPath("chat-with-pdf-evidence.png") });
 });
 

@@ -164,12 +164,13 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
           activeId={activeId}
           openOnPhone={listOnPhone}
           onClosePhone={() => setListOnPhone(false)}
+          yieldsToEvidence={evidence !== null}
         />
         <main className="flex min-w-0 flex-1 flex-col" aria-label="Conversation">
           <button
             type="button"
             onClick={() => setListOnPhone(true)}
-            className="m-2 self-start rounded-lg border border-stone-400 px-3 py-1 text-sm md:hidden dark:border-stone-600"
+            className={`m-2 self-start rounded-lg border border-stone-400 px-3 py-1 text-sm md:hidden dark:border-stone-600 ${evidence !== null && !listOnPhone ? "lg:block 2xl:hidden" : ""}`}
           >
             Conversations ({conversations.length})
           </button>
@@ -182,7 +183,7 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
             evidence={evidence}
             authScope={authScope}
             onClose={() => setEvidence(null)}
-            wideClassName="lg:h-auto lg:w-[min(48vw,46rem)]"
+            wideClassName="lg:h-auto lg:w-[min(calc(100vw-32rem),56rem)] 2xl:w-[min(calc(100vw-50rem),60rem)]"
           />
         ) : null}
       </div>

@@ -14,6 +14,11 @@ export interface ConversationListProps {
   /** On phones the list is a sheet over the chat, shown on demand. */
   openOnPhone: boolean;
   onClosePhone(): void;
+  /**
+   * While evidence is open beside the chat, the list gives up its column on screens narrower than
+   * 2xl (shown on demand, as on phones), so the chat keeps a readable line and the page its width.
+   */
+  yieldsToEvidence: boolean;
 }
 
 export function ConversationList({
@@ -21,6 +26,7 @@ export function ConversationList({
   activeId,
   openOnPhone,
   onClosePhone,
+  yieldsToEvidence,
 }: ConversationListProps) {
   const cited = useCited();
   const router = useRouter();
@@ -55,7 +61,7 @@ export function ConversationList({
   return (
     <nav
       aria-label="Conversations"
-      className={`${openOnPhone ? "fixed inset-0 top-12 z-40 flex" : "hidden"} w-full shrink-0 flex-col border-r border-stone-300 bg-white md:static md:flex md:w-72 dark:border-stone-800 dark:bg-stone-900`}
+      className={`${openOnPhone ? "fixed inset-0 top-12 z-40 flex" : yieldsToEvidence ? "hidden lg:hidden 2xl:flex" : "hidden"} w-full shrink-0 flex-col border-r border-stone-300 bg-white md:static md:flex md:w-72 dark:border-stone-800 dark:bg-stone-900`}
     >
       <div className="flex gap-2 p-3">
         <NewChatLink
@@ -67,7 +73,7 @@ export function ConversationList({
         <button
           type="button"
           onClick={onClosePhone}
-          className="rounded-lg border border-stone-400 px-3 md:hidden dark:border-stone-600"
+          className={`rounded-lg border border-stone-400 px-3 md:hidden dark:border-stone-600 ${yieldsToEvidence ? "lg:block 2xl:hidden" : ""}`}
         >
           Close
         </button>

@@ -1,5 +1,5 @@
 "use client";
-/** The evidence of the citation opened last: a column beside the chat on wide screens, a sheet on phones. */
+/** The evidence of the citation opened last: a column beside the chat on wide screens, a full-height sheet on phones. */
 import { useEffect, useRef } from "react";
 import { useCited } from "@/components/cited-browser-provider";
 import { type OpenedEvidence, ReferenceEvidence } from "@/sdk/react/index.ts";
@@ -40,7 +40,7 @@ export function EvidencePanel({ evidence, authScope, onClose, wideClassName }: E
         onKeyDown={(event) => {
           if (event.key === "Escape") onClose();
         }}
-        className={`fixed inset-x-0 bottom-0 z-40 h-[85dvh] rounded-t-2xl bg-stone-50 p-2 shadow-2xl [--cited-pdf-height:100%] focus:outline-none lg:static lg:z-auto lg:shrink-0 ${wideClassName} lg:rounded-none lg:border-l lg:border-stone-300 lg:shadow-none dark:bg-stone-950 lg:dark:border-stone-800`}
+        className={`fixed inset-0 z-40 h-dvh bg-stone-50 p-2 shadow-2xl [--cited-pdf-height:100%] focus:outline-none lg:static lg:z-auto lg:shrink-0 ${wideClassName} lg:rounded-none lg:border-l lg:border-stone-300 lg:shadow-none dark:bg-stone-950 lg:dark:border-stone-800`}
       >
         <ReferenceEvidence
           key={`${evidence.messageId}:${evidence.reference.id}`}

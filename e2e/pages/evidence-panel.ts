@@ -33,6 +33,14 @@ export class EvidencePanel {
     await expect(this.textLayer.first()).toBeAttached();
   }
 
+  /** The height of the cited lines on screen, in CSS pixels: how large a reader sees the text. */
+  async citedLineHeight(): Promise<number> {
+    const boxes = await this.highlights.evaluateAll((elements) =>
+      elements.map((element) => element.getBoundingClientRect().height),
+    );
+    return Math.min(...boxes);
+  }
+
   /**
    * The highlight covers the quoted sentence: at least 90% of the quote's characters lie inside
    * highlight boxes, and no box reaches more than a line beyond the quote. The text layer is

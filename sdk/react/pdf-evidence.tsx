@@ -14,6 +14,7 @@ import { pageLabel, pageRangeLabel } from "./evidence-labels.ts";
 import { describePdfFailure } from "./pdf-load-failure.ts";
 import { forgetPdfSlice, type LoadPdf, loadPdfSlice, slicePageCount } from "./pdf-slice-cache.ts";
 import type { PdfDocumentOptions } from "./pdf-slice-viewer.tsx";
+import { type PdfZoom, stepFrom } from "./pdf-zoom.ts";
 import { useIsClient } from "./use-is-client.ts";
 
 const loadViewer = () => import("./pdf-slice-viewer.tsx");
@@ -33,7 +34,11 @@ export interface PdfEvidenceProps {
   className?: string;
 }
 
-const zoomSteps = [0.5, 0.75, 1, 1.25, 1.5, 2, 3] as const;
+const fits: ReadonlyArray<{ zoom: PdfZoom; label: string; title: string }> = [
+  { zoom: "lines", label: "Lines", title: "Fit the cited lines" },
+  { zoom: "width", label: "Width", title: "Fit the page's width" },
+  { zoom: "page", label: "Page", title: "Fit the whole page" },
+];
 
 /** How long one try to load a slice may take: a 3-page slice comes in well under a second. */
 const loadTimeoutMs = 15_000;
@@ -56,10 +61,14 @@ export function PdfEvidence({
   const sliceKey = `${authScope}\u0000${messageId}\u0000${reference.id}`;
   const [retries, setRetries] = useState({ sliceKey, count: 0 });
   const attempt = retries.sliceKey === sliceKey ? retries.count : 0;
-  const [zoom, setZoom] = useState(1);
+  // It opens on the cited lines, large enough to read where the panel is narrow.
+  const [zoom, setZoom] = useState<PdfZoom>("lines");
+  const [scale, setScale] = useState<number | null>(null);
+  const shownScale = typeof zoom === "number" ? zoom : (scale ?? 1);
+  const zoomOut = stepFrom(shownScale, -1);
+  const zoomIn = stepFrom(shownScale, 1);
   const page = pageLabel(reference);
   const pages = pageRangeLabel(reference.spans[0] ?? reference, reference.spans.at(-1) ?? reference);
-  const zoomIndex = zoomSteps.findIndex((step) => step === zoom);
   // The viewer's code (react-pdf and pdfjs) loads while the slice does, not after it: on a busy
   // device the two in a row took seconds longer.
   useEffect(() => {
@@ -86,26 +95,39 @@ export function PdfEvidence({
             type="button"
             className="cited-button cited-button--icon"
             aria-label="Zoom out"
-            disabled={zoomIndex === 0}
-            onClick={() => setZoom(zoomSteps[Math.max(0, zoomIndex - 1)]!)}
+            disabled={zoomOut === null}
+            onClick={() => zoomOut !== null && setZoom(zoomOut)}
           >
             −
           </button>
           <output className="cited-pdf__zoom" aria-live="polite" aria-label="Zoom level">
-            {Math.round(zoom * 100)}%
+            {Math.round(shownScale * 100)}%
           </output>
           <button
             type="button"
             className="cited-button cited-button--icon"
             aria-label="Zoom in"
-            disabled={zoomIndex === zoomSteps.length - 1}
-            onClick={() => setZoom(zoomSteps[Math.min(zoomSteps.length - 1, zoomIndex + 1)]!)}
+            disabled={zoomIn === null}
+            onClick={() => zoomIn !== null && setZoom(zoomIn)}
           >
             +
           </button>
-          <button type="button" className="cited-button" aria-pressed={zoom === 1} onClick={() => setZoom(1)}>
-            Fit width
-          </button>
+          <fieldset className="cited-pdf__fits">
+            <legend className="cited-sr-only">Fit</legend>
+            {fits.map((fit) => (
+              <button
+                key={fit.zoom}
+                type="button"
+                className="cited-button cited-pdf__fit"
+                aria-pressed={zoom === fit.zoom}
+                title={fit.title}
+                aria-label={fit.title}
+                onClick={() => setZoom(fit.zoom)}
+              >
+                {fit.label}
+              </button>
+            ))}
+          </fieldset>
           {onClose ? <CloseEvidenceButton onClose={onClose} /> : null}
         </div>
       </header>
@@ -130,6 +152,7 @@ export function PdfEvidence({
               authScope={authScope}
               loadPdf={loadPdf}
               zoom={zoom}
+              onScale={setScale}
               placeholder={placeholder}
               {...(documentOptions ? { documentOptions } : {})}
             />
@@ -143,7 +166,8 @@ export function PdfEvidence({
 }
 
 interface LoadedPdfProps extends Pick<PdfEvidenceProps, "reference" | "messageId" | "authScope" | "loadPdf"> {
-  zoom: number;
+  zoom: PdfZoom;
+  onScale(scale: number): void;
   placeholder: ReactNode;
   documentOptions?: PdfDocumentOptions;
 }
@@ -154,6 +178,7 @@ function LoadedPdf({
   authScope,
   loadPdf,
   zoom,
+  onScale,
   placeholder,
   documentOptions,
 }: LoadedPdfProps) {
@@ -175,6 +200,7 @@ function LoadedPdf({
         label={`Pages ${slice.sliceStart + 1} to ${slice.sliceStart + slicePageCount(slice)} of ${reference.title}`}
         spans={location.spans}
         zoom={zoom}
+        onScale={onScale}
         onError={setRenderError}
         {...(documentOptions ? { documentOptions } : {})}
       />

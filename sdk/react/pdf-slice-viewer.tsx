@@ -1,17 +1,18 @@
 "use client";
 /**
  * The react-pdf part of `PdfEvidence`, loaded only in the browser (pdfjs touches `DOMMatrix` as it
- * loads). Pages are rendered at the container's width times the zoom, and each highlight box is
+ * loads). Pages are rendered at the width the zoom gives (see pdf-zoom.ts), and each highlight box is
  * placed from the reference's page coordinates scaled to that width, never from text-layer spans,
  * so the boxes stay on their lines at every size.
  */
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Document, Page, pdfjs } from "react-pdf";
 import "react-pdf/dist/Page/TextLayer.css";
 import type { PdfSpanLocation } from "../core/index.ts";
 import { highlightBoxes } from "./highlight-boxes.ts";
 import type { PdfSlice } from "./pdf-slice-cache.ts";
-import { useElementWidth } from "./use-element-width.ts";
+import { type PdfZoom, zoomScale } from "./pdf-zoom.ts";
+import { useElementSize } from "./use-element-size.ts";
 
 // Set in the module that renders <Document>, as react-pdf asks; pdfjs-dist is react-pdf's own dependency.
 pdfjs.GlobalWorkerOptions.workerSrc = new URL(
@@ -44,11 +45,15 @@ export interface PdfSliceViewerProps {
   spans: PdfSpanLocation[];
   /** What the pages are, for assistive technology ("Pages 22 to 24 of R-intro.pdf"). */
   label: string;
-  /** 1 fits the page to the width; 2 is twice that. */
-  zoom: number;
+  zoom: PdfZoom;
+  /** Told the scale `zoom` comes to (1 = the panel's width), whenever it changes. */
+  onScale?(scale: number): void;
   documentOptions?: PdfDocumentOptions;
   onError(error: Error): void;
 }
+
+/** Room kept left of the cited lines when the page is scrolled to them, in CSS pixels. */
+const scrollMargin = 12;
 
 const noOptions: PdfDocumentOptions = {};
 
@@ -57,20 +62,26 @@ export default function PdfSliceViewer({
   spans,
   label,
   zoom,
+  onScale,
   documentOptions = noOptions,
   onError,
 }: PdfSliceViewerProps) {
   const [scroller, setScroller] = useState<HTMLElement | null>(null);
   const [measured, setMeasured] = useState<HTMLDivElement | null>(null);
-  const width = useElementWidth(measured);
-  const pageWidth = Math.max(120, Math.floor(width * zoom));
+  const { width } = useElementSize(measured);
+  const { height } = useElementSize(scroller);
+  const scale = zoomScale(zoom, spans[0], { width, height });
+  const pageWidth = Math.max(120, Math.floor(width * scale));
+  useEffect(() => {
+    if (width > 0) onScale?.(scale);
+  }, [onScale, scale, width]);
   // pdfjs hands the bytes to its worker and detaches them: give it a copy, keep the cached slice intact.
   const file = useMemo(() => ({ data: slice.bytes.slice() }), [slice]);
   // A worker the host passes (or a port it set up) wins over the shared one.
   const options = useMemo(() => ({ worker: pdfWorker(), ...documentOptions }), [documentOptions]);
   const citedPage = spans[0]?.pageInSlice ?? 0;
   // The zoom at which the highlight was last scrolled into view: a new zoom scrolls to it again.
-  const scrolledAtZoom = useRef<number | null>(null);
+  const scrolledAtZoom = useRef<PdfZoom | null>(null);
   // The pages the document really has: a slice near a document's end holds fewer than three.
   const [pageCount, setPageCount] = useState(0);
 
@@ -82,11 +93,14 @@ export default function PdfSliceViewer({
 
   const showCitedPage = useCallback(() => {
     if (scrolledAtZoom.current === zoom || scroller === null) return;
-    const target = scroller.querySelector<HTMLElement>("[data-cited-highlight]");
-    if (target === null) return;
+    const boxes = [...scroller.querySelectorAll<HTMLElement>("[data-cited-highlight]")];
+    const target = boxes[0];
+    if (target === undefined) return;
     scrolledAtZoom.current = zoom;
-    const offset = target.getBoundingClientRect().top - scroller.getBoundingClientRect().top;
-    scroller.scrollTop += offset - scroller.clientHeight / 3;
+    const frame = scroller.getBoundingClientRect();
+    scroller.scrollTop += target.getBoundingClientRect().top - frame.top - scroller.clientHeight / 3;
+    const left = Math.min(...boxes.map((box) => box.getBoundingClientRect().left));
+    scroller.scrollLeft += left - frame.left - scrollMargin;
   }, [scroller, zoom]);
 
   return (
