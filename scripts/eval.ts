@@ -27,23 +27,23 @@ interface EvalRow {
   citationHit: boolean;
   citedOnPage: number;
   cited: number;
-  topSupport: number | null;
+  topRelevance: number | null;
   quotes: { page: number | null; doc: string; quote: string }[];
   ragMs: number;
   askMs: number;
   firstLineMs: number | null;
 }
 
-interface SupportRow {
+interface RelevanceRow {
   type: QaItem["type"];
   refused: boolean;
-  topSupport: number | null;
+  topRelevance: number | null;
 }
 
-function refusalCurve(rows: readonly SupportRow[]) {
+function refusalCurve(rows: readonly RelevanceRow[]) {
   return Array.from({ length: 13 }, (_, step) => {
     const threshold = step * 0.05;
-    const refuses = (row: SupportRow) => row.refused || (row.topSupport ?? 0) < threshold;
+    const refuses = (row: RelevanceRow) => row.refused || (row.topRelevance ?? 0) < threshold;
     const answerable = rows.filter((row) => row.type === "answerable");
     const unanswerable = rows.filter((row) => row.type === "unanswerable");
     return {
@@ -183,7 +183,7 @@ try {
       citedOnPage: cited.filter((reference) => item.type === "answerable" && onExpectedPage(reference, item))
         .length,
       cited: cited.length,
-      topSupport: Object.values(answer.claims)[0]?.support ?? null,
+      topRelevance: Object.values(answer.claims)[0]?.relevance ?? null,
       quotes: cited.map((reference) => ({
         page: reference.kind === "pdf_highlight" ? reference.page_index + 1 : null,
         doc: reference.title,

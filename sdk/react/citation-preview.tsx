@@ -1,8 +1,8 @@
 "use client";
-/** The card a citation shows on hover or focus: source, page, quote, how well it supports the claim. */
+/** The card a citation shows on hover or focus: source, page, quote, how it backs the claim. */
 import type { Claim } from "../core/index.ts";
 import type { NumberedReference } from "./answer-pieces.ts";
-import { referenceLocation, supportLevel, supportWords } from "./evidence-labels.ts";
+import { backingWords, type ClaimCare, careWords, referenceLocation } from "./evidence-labels.ts";
 
 /** Where the card sits inside the answer, in pixels; `above` puts its bottom edge at `top`. */
 export interface PreviewPosition {
@@ -18,6 +18,8 @@ export interface CitationPreviewProps {
   /** Which of `sources` is shown. */
   index: number;
   claim: Claim | null;
+  /** What the reader should know of the claim, or null. */
+  care: ClaimCare | null;
   position: PreviewPosition;
   /** Why the source cannot open yet (the answer is still being saved), or null. */
   openHint: string | null;
@@ -31,12 +33,11 @@ export interface CitationPreviewProps {
 }
 
 export function CitationPreview(props: CitationPreviewProps) {
-  const { sources, index, claim } = props;
+  const { sources, index, claim, care } = props;
   const current = sources[index];
   if (current === undefined) return null;
   const { reference, number } = current;
   const location = referenceLocation(reference);
-  const level = claim ? supportLevel(claim) : null;
   const many = sources.length > 1;
 
   return (
@@ -66,12 +67,10 @@ export function CitationPreview(props: CitationPreviewProps) {
         {location ? <span className="cited-preview__location">{location}</span> : null}
       </p>
       <blockquote className="cited-preview__quote">{reference.quote}</blockquote>
-      {claim && level ? (
-        <p className="cited-preview__support" data-support={level}>
-          <span className="cited-support-meter" aria-hidden="true">
-            <span style={{ width: `${Math.round(claim.support * 100)}%` }} />
-          </span>
-          {supportWords[level]} ({Math.round(claim.support * 100)}%)
+      {claim ? <p className="cited-preview__support">{backingWords(claim)}</p> : null}
+      {care ? (
+        <p className="cited-preview__care" data-care={care}>
+          {careWords[care].preview}
         </p>
       ) : null}
       <div className="cited-preview__actions">

@@ -148,7 +148,7 @@ describe("CitedAnswer: refusal", () => {
 });
 
 describe("CitedAnswer: previews and keyboard", () => {
-  it("on focus, marks the claim and previews the source: title, page, quote and support", async () => {
+  it("on focus, marks the claim and previews the source: title, page, quote and how it backs the claim", async () => {
     const user = userEvent.setup();
     renderAnswer(finalStateOf("answer-stream.ndjson"));
     await user.tab();
@@ -158,7 +158,7 @@ describe("CitedAnswer: previews and keyboard", () => {
     expect(preview.textContent).toContain("R-intro.pdf");
     expect(preview.textContent).toContain("page 23");
     expect(preview.textContent).toContain("R is an integrated suite of software facilities");
-    expect(preview.textContent).toContain("Strongly supported (93%)");
+    expect(preview.textContent).toContain("Backed by this source: 93%.");
     expect(answerText().querySelector('[data-claim="1"]')?.hasAttribute("data-active")).toBe(true);
     expect(button.getAttribute("aria-describedby")).toBe(preview.id);
 
@@ -189,14 +189,44 @@ describe("CitedAnswer: previews and keyboard", () => {
     expect(screen.queryByRole("region", { name: "Source preview" })).toBeNull();
   });
 
-  it("shows a weakly supported claim differently from a strong one", async () => {
+  it("marks a sentence its source backs only in part, says so in the card, and explains the mark below the answer", async () => {
     const user = userEvent.setup();
     renderAnswer(answerCiting([paragraphReference], 0.21));
-    expect(answerText().querySelector('[data-claim="1"]')?.getAttribute("data-support")).toBe("weak");
+    expect(answerText().querySelector('[data-claim="1"]')?.getAttribute("data-care")).toBe("check_source");
+    expect(screen.getByTestId("cited-legend").textContent).toContain(
+      "the source backs only part of the sentence",
+    );
     await user.tab();
-    const support = screen.getByRole("region", { name: "Source preview" }).querySelector("[data-support]");
-    expect(support?.getAttribute("data-support")).toBe("weak");
-    expect(support?.textContent).toContain("Weakly supported");
+    const preview = screen.getByRole("region", { name: "Source preview" });
+    expect(preview.textContent).toContain("Backed by this source: 21%.");
+    expect(preview.textContent).toContain("The source backs only part of this sentence: check it.");
+  });
+
+  it("shows a quote as quoted, unmarked, and marks only the quotes that answer much less directly than the best", async () => {
+    const user = userEvent.setup();
+    const base = answerCiting([paragraphReference, tableReference], 1);
+    const quote = (n: number, relevance: number) => ({
+      n,
+      text: `Sentence ${n}.`,
+      reference_ids: [n === 1 ? paragraphReference.id : tableReference.id],
+      support: 1,
+      relevance,
+      verbatim: true,
+    });
+    renderAnswer({
+      ...base,
+      text: `Sentence 1.{{GIST:1}}{{CIT:${paragraphReference.id}}} Sentence 2.{{GIST:2}}{{CIT:${tableReference.id}}}`,
+      claims: { 1: quote(1, 0.9), 2: quote(2, 0.3) },
+    });
+    expect(answerText().querySelector('[data-claim="1"]')?.hasAttribute("data-care")).toBe(false);
+    expect(answerText().querySelector('[data-claim="2"]')?.getAttribute("data-care")).toBe("related");
+    expect(screen.getByTestId("cited-legend").textContent).toBe(
+      "Dotted underline: related to the question, but it may not answer it directly.",
+    );
+    await user.tab();
+    const preview = screen.getByRole("region", { name: "Source preview" });
+    expect(preview.textContent).toContain("Quoted word for word from this source.");
+    expect(preview.textContent).not.toContain("%");
   });
 
   it("steps through a claim's several sources with the arrow keys, and opens the one shown", async () => {

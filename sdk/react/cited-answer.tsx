@@ -10,7 +10,7 @@ import type { AnswerState, Claim, Reference } from "../core/index.ts";
 import { AnswerNotices } from "./answer-notices.tsx";
 import { type AnswerPiece, answerPieces, type ChipPiece, type NumberedReference } from "./answer-pieces.ts";
 import { CitationPreview, type PreviewPosition } from "./citation-preview.tsx";
-import { citationLabel, supportLevel } from "./evidence-labels.ts";
+import { bestRelevance, careWords, citationLabel, claimCare } from "./evidence-labels.ts";
 import type { LoadPdf } from "./pdf-slice-cache.ts";
 import type { PdfDocumentOptions } from "./pdf-slice-viewer.tsx";
 import { ReferenceEvidence, type RenderEvidence } from "./reference-evidence.tsx";
@@ -65,6 +65,13 @@ export function CitedAnswer(props: CitedAnswerProps) {
   const { answer, messageId, onOpenEvidence } = props;
   const pieces = useMemo(() => answerPieces(answer), [answer]);
   const citations = useMemo(() => citationsOf(pieces), [pieces]);
+  const best = bestRelevance(Object.values(answer.claims));
+  const cares = new Set(
+    Object.values(answer.claims).flatMap((claim) => {
+      const care = claimCare(claim, best);
+      return care === null ? [] : [care];
+    }),
+  );
   const root = useRef<HTMLDivElement>(null);
   const previewId = useId();
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -188,13 +195,13 @@ export function CitedAnswer(props: CitedAnswerProps) {
         <span key={piece.key}>{citationButton(citations.get(piece.key) ?? chipCitation(piece), "chip")}</span>
       );
     }
-    const level = piece.claim ? supportLevel(piece.claim) : undefined;
+    const care = piece.claim ? claimCare(piece.claim, best) : null;
     return (
       <span key={piece.key}>
         <span
           className="cited-claim"
           data-claim={piece.n}
-          data-support={level}
+          data-care={care ?? undefined}
           data-active={activeKey === piece.key ? "" : undefined}
         >
           {piece.parts.map(renderPiece)}
@@ -217,6 +224,19 @@ export function CitedAnswer(props: CitedAnswerProps) {
         <div className="cited-answer__text" data-testid="cited-answer-text">
           {pieces.map(renderPiece)}
         </div>
+        {cares.size > 0 && answer.phase === "done" ? (
+          <ul
+            className="cited-answer__legend"
+            aria-label="What the underlines mean"
+            data-testid="cited-legend"
+          >
+            {[...cares].map((care) => (
+              <li key={care} data-care={care}>
+                {careWords[care].legend}
+              </li>
+            ))}
+          </ul>
+        ) : null}
       </AnswerNotices>
       {previewed && preview ? (
         <CitationPreview
@@ -224,6 +244,7 @@ export function CitedAnswer(props: CitedAnswerProps) {
           sources={previewed.sources}
           index={Math.min(preview.index, previewed.sources.length - 1)}
           claim={previewed.claim}
+          care={previewed.claim ? claimCare(previewed.claim, best) : null}
           position={preview.position}
           openHint={messageId === null ? "Opens once the answer is saved" : null}
           onStep={(index) => setPreview((shown) => (shown ? { ...shown, index } : shown))}

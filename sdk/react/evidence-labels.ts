@@ -68,17 +68,49 @@ export function citationLabel(reference: Reference, number: number | null): stri
   return `${source}: ${reference.title}${location ? `, ${location}` : ""}`;
 }
 
-export type SupportLevel = "strong" | "partial" | "weak";
+/**
+ * What a reader should know of a claim before trusting it: `check_source` where the cited text backs
+ * only part of it (a model's sentence), `related` where it answers the question much less directly
+ * than the answer's best claim (context around the answer). A quote is backed completely.
+ */
+export type ClaimCare = "check_source" | "related";
 
-/** How well the cited passages back a claim, in three steps a reader can tell apart. */
-export function supportLevel(claim: Pick<Claim, "support">): SupportLevel {
-  if (claim.support >= 0.7) return "strong";
-  if (claim.support >= 0.4) return "partial";
-  return "weak";
+/** Below this support the cited text backs only part of the claim. */
+const backedSupport = 0.7;
+/** A claim under this share of the answer's best relevance is context around the answer. */
+const relatedShare = 0.5;
+
+/** `bestRelevance`: the highest relevance among the answer's claims. */
+export function claimCare(
+  claim: Pick<Claim, "support" | "relevance">,
+  bestRelevance: number,
+): ClaimCare | null {
+  if (claim.support < backedSupport) return "check_source";
+  if (claim.relevance !== undefined && claim.relevance < relatedShare * bestRelevance) return "related";
+  return null;
 }
 
-export const supportWords: Record<SupportLevel, string> = {
-  strong: "Strongly supported",
-  partial: "Partly supported",
-  weak: "Weakly supported: check the source",
+/** The highest relevance among `claims` (0 when none says). */
+export function bestRelevance(claims: Iterable<Pick<Claim, "relevance">>): number {
+  let best = 0;
+  for (const claim of claims) best = Math.max(best, claim.relevance ?? 0);
+  return best;
+}
+
+export const careWords: Record<ClaimCare, { preview: string; legend: string }> = {
+  check_source: {
+    preview: "The source backs only part of this sentence: check it.",
+    legend: "Wavy underline: the source backs only part of the sentence; check it.",
+  },
+  related: {
+    preview: "Related to the question; it may not answer it directly.",
+    legend: "Dotted underline: related to the question, but it may not answer it directly.",
+  },
 };
+
+/** How the cited text backs a claim, in words: quoted, or backed to a share. */
+export function backingWords(claim: Pick<Claim, "support" | "verbatim">): string {
+  return claim.verbatim
+    ? "Quoted word for word from this source."
+    : `Backed by this source: ${Math.round(claim.support * 100)}%.`;
+}

@@ -10,14 +10,17 @@ export {
 } from "./answer-pieces.ts";
 export { CitedAnswer, type CitedAnswerProps, type OpenedEvidence } from "./cited-answer.tsx";
 export {
+  backingWords,
+  bestRelevance,
+  type ClaimCare,
+  careWords,
   citationLabel,
+  claimCare,
   clockTime,
   type PageOfFile,
   pageLabel,
   pageRangeLabel,
   referenceLocation,
-  type SupportLevel,
-  supportLevel,
 } from "./evidence-labels.ts";
 export { PdfEvidence, type PdfEvidenceProps } from "./pdf-evidence.tsx";
 export { forgetPdfSlices, type LoadPdf, type PdfSlice, type PdfSliceRequest } from "./pdf-slice-cache.ts";

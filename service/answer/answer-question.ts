@@ -171,6 +171,8 @@ export async function* answerQuestion(
       text: composed.text,
       reference_ids: [reference.id],
       support: composed.support,
+      relevance: composed.relevance,
+      verbatim: composed.verbatim,
     };
     text += `${text ? " " : ""}${composed.text}{{GIST:${claim.n}}}{{CIT:${reference.id}}}`;
     yield {

@@ -15,8 +15,12 @@ export interface RankedPassage {
 export interface ComposedClaim {
   span: CitedSpan;
   text: string;
-  /** How much of what the question asks the cited text (with its heading and neighbours) covers, 0–1. */
+  /** How well the cited text backs the claim's text, 0–1: 1 for a quote. */
   support: number;
+  /** How directly the claim answers the question, 0–1. */
+  relevance: number;
+  /** The claim's text is the cited text, word for word. */
+  verbatim: boolean;
 }
 
 /** The question's vector and, per passage id, the passage's vector followed by its sentences'. */

@@ -222,7 +222,10 @@ export function composeAnswer(
     return {
       span: { passage, first, last },
       text: sentences.map((sentence) => sentence.text).join(" "),
-      support: Math.round(candidate.support * 1000) / 1000,
+      // A quote is backed by its source completely; what varies is how directly it answers.
+      support: 1,
+      relevance: Math.round(candidate.support * 1000) / 1000,
+      verbatim: true,
     };
   });
   return { claims, refusal: false, bestSupport: best.support };

@@ -118,6 +118,13 @@ describe("the ask stream", () => {
         .sort((left, right) => left - right),
     ).toEqual(claimNumbers);
     expect(Object.keys(seen.numbering).sort()).toEqual(Object.keys(seen.references).sort());
+    // The extractive engine quotes: its sources back each claim completely; how directly each answers varies.
+    for (const claim of Object.values(seen.claims)) {
+      const quoted = claim.reference_ids.map((id) => seen.references[id]?.quote).join(" ");
+      expect(claim).toMatchObject({ support: 1, verbatim: true, text: quoted });
+      expect(claim.relevance).toBeGreaterThan(0);
+      expect(claim.relevance).toBeLessThanOrEqual(1);
+    }
 
     const done = lines.at(-1) as Extract<AskStreamLine, { type: "done" }>;
     expect(done).toMatchObject({ id_message: utterances[0]!.id_message, refusal: false });

@@ -94,7 +94,12 @@ export const claimSchema = z.looseObject({
   n: z.int().min(1),
   text: z.string(),
   reference_ids: z.array(referenceIdSchema),
+  /** How well the cited text backs the claim's text: 1 for a quote, the verifier's score for a model's sentence. */
   support: z.number().min(0).max(1),
+  /** How directly the claim answers the question (0–1). Absent from answers stored before it was sent. */
+  relevance: z.number().min(0).max(1).optional(),
+  /** The claim's text is the cited text, word for word. Absent from answers stored before it was sent. */
+  verbatim: z.boolean().optional(),
 });
 
 export type Rect = z.infer<typeof rectSchema>;

@@ -7,8 +7,11 @@ import type { DraftSentence } from "./sentence-splitter.ts";
 
 export type DropReason = "uncited" | "invalid_citation" | "unsupported" | "meta";
 
+/** A verified claim; how directly it answers the question is the engine's to add. */
+export type VerifiedClaim = Omit<ComposedClaim, "relevance">;
+
 export type Verdict =
-  | { kind: "supported"; claim: ComposedClaim }
+  | { kind: "supported"; claim: VerifiedClaim }
   | { kind: "dropped"; reason: DropReason; support: number };
 
 export interface VerifierSettings {
@@ -139,5 +142,12 @@ export function verifyClaim(
   const support = Math.round((best?.support ?? 0) * 1000) / 1000;
   if (best === null || support < settings.minSupport)
     return { kind: "dropped", reason: "unsupported", support };
-  return { kind: "supported", claim: { span: best.span, text: draft.text, support } };
+  const quoted = best.span.passage.sentences
+    .slice(best.span.first, best.span.last + 1)
+    .map((sentence) => sentence.text)
+    .join(" ");
+  return {
+    kind: "supported",
+    claim: { span: best.span, text: draft.text, support, verbatim: draft.text === quoted },
+  };
 }

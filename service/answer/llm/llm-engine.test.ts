@@ -49,6 +49,12 @@ describe("the LLM engine (against a local stand-in of the chat-completions proto
     for (const claim of claims) {
       expect(claim.support).toBeGreaterThanOrEqual(0.6);
       expect(claim.support).toBeLessThanOrEqual(1);
+      expect(claim.verbatim).toBe(false);
+    }
+    // Each sentence answers one of the question's three parts: some of what it asks, none of it all.
+    for (const claim of claims) {
+      expect(claim.relevance).toBeGreaterThan(0.05);
+      expect(claim.relevance).toBeLessThan(0.5);
     }
 
     const request = standIn.requests[0]!;

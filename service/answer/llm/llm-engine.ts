@@ -1,6 +1,8 @@
 /** The optional LLM engine: an OpenAI-compatible model writes cited sentences; each is verified before it becomes a claim. */
 import type { Logger } from "../../logger.ts";
 import type { AnswerEngine } from "../engine.ts";
+import { defaultEngineSettings } from "../extractive-engine.ts";
+import { questionCoverage } from "../question-coverage.ts";
 import { createChatStream } from "./chat-stream.ts";
 import { type DropReason, defaultVerifierSettings, verifyClaim } from "./claim-verifier.ts";
 import { buildPrompt, claimCounts, noAnswerToken } from "./prompt.ts";
@@ -76,7 +78,15 @@ export function createLlmEngine(options: LlmEngineOptions): AnswerEngine {
         }
         if (seen.has(verdict.claim.text)) return null;
         seen.add(verdict.claim.text);
-        return verdict.claim;
+        const { text, span } = verdict.claim;
+        const relevance = questionCoverage(
+          request.terms,
+          request.idf,
+          text,
+          span.passage.heading,
+          defaultEngineSettings.contextCredit,
+        );
+        return { ...verdict.claim, relevance: Math.round(relevance * 1000) / 1000 };
       };
 
       try {

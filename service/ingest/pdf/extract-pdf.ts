@@ -118,7 +118,12 @@ export async function openPdfReading(
     if (document.numPages === 0) throw new PdfReadError("empty", EMPTY_MESSAGE);
     const metadataTitle = options.metadata === false ? null : await readTitle(document);
     const pageLabels = options.metadata === false ? null : await readPageLabels(document);
-    return createReading(opened, ocr, { metadataTitle, pageLabels }, { ocrRequested: options.ocr, ocrInstalled });
+    return createReading(
+      opened,
+      ocr,
+      { metadataTitle, pageLabels },
+      { ocrRequested: options.ocr, ocrInstalled },
+    );
   } catch (error) {
     await opened.close();
     await ocr?.close();
