@@ -1,5 +1,6 @@
 /** The service's HTTP edge: request ids, problem-details errors, and the route groups mounted on one app. */
 import { Hono } from "hono";
+import { secureHeaders } from "hono/secure-headers";
 import { isStorableText } from "../../sdk/core/index.ts";
 import type { VerifiedKey } from "../store/keys.ts";
 import { HttpProblem, unexpectedProblem } from "./problem.ts";
@@ -25,6 +26,32 @@ export function createHttpApp(logger: AppLogger, mount: (app: ServiceHono) => vo
     context.set("requestId", requestId);
     await next();
     context.res.headers.set("X-Request-ID", requestId);
+  });
+
+  // Nothing the service sends is a page: no browser may run, frame or embed it elsewhere.
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'none'"],
+      },
+      xFrameOptions: "DENY",
+      referrerPolicy: "no-referrer",
+      crossOriginResourcePolicy: "same-origin",
+      crossOriginOpenerPolicy: false,
+      originAgentCluster: false,
+      xDnsPrefetchControl: false,
+      xDownloadOptions: false,
+      xPermittedCrossDomainPolicies: false,
+      xXssProtection: false,
+      strictTransportSecurity: false,
+    }),
+  );
+  app.use(async (context, next) => {
+    await next();
+    if (servedOverHttps(context.req.raw)) context.res.headers.set("Strict-Transport-Security", hsts);
   });
 
   // Ids in paths reach the database; one it could not store cannot name anything.
@@ -57,6 +84,13 @@ export function createHttpApp(logger: AppLogger, mount: (app: ServiceHono) => vo
   });
 
   return app;
+}
+
+const hsts = "max-age=63072000; includeSubDomains";
+
+/** Over TLS, ended here or at a proxy in front that says so (a header only a browser on http could forge, where HSTS is ignored). */
+function servedOverHttps(request: Request): boolean {
+  return new URL(request.url).protocol === "https:" || request.headers.get("X-Forwarded-Proto") === "https";
 }
 
 /** The decoded segments of a URL's path; a segment that is not valid percent-encoding stays as sent. */
