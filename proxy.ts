@@ -1,16 +1,25 @@
 /**
- * Next.js's proxy (formerly middleware): in Supabase mode it refreshes the session cookie before
- * pages render, and in embedded mode it does nothing. It never decides who may see what.
+ * Next.js's proxy (formerly middleware): it gives each page a Content-Security-Policy with a fresh
+ * nonce, and in Supabase mode refreshes the session cookie before pages render. It never decides who
+ * may see what.
  */
 import type { NextRequest } from "next/server";
 import { NextResponse } from "next/server";
 import { supabaseProjectSettings } from "@/lib/env";
+import { contentSecurityPolicy, randomNonce } from "@/lib/security-headers";
 import { updateSession } from "@/lib/supabase/proxy";
 
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const project = supabaseProjectSettings(process.env);
-  if (project === null) return NextResponse.next();
-  return updateSession(request, project);
+  const policy = contentSecurityPolicy(randomNonce(), {
+    development: process.env.NODE_ENV === "development",
+    supabaseUrl: project?.url ?? null,
+  });
+  // Next.js reads the nonce for its own scripts from the request's policy.
+  request.headers.set("Content-Security-Policy", policy);
+  const response = project === null ? NextResponse.next({ request }) : await updateSession(request, project);
+  response.headers.set("Content-Security-Policy", policy);
+  return response;
 }
 
 export const config = {

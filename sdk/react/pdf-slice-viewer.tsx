@@ -78,7 +78,11 @@ export default function PdfSliceViewer({
   // pdfjs hands the bytes to its worker and detaches them: give it a copy, keep the cached slice intact.
   const file = useMemo(() => ({ data: slice.bytes.slice() }), [slice]);
   // A worker the host passes (or a port it set up) wins over the shared one.
-  const options = useMemo(() => ({ worker: pdfWorker(), ...documentOptions }), [documentOptions]);
+  // pdfjs need not compile code from strings: a page whose Content-Security-Policy forbids it works as well.
+  const options = useMemo(
+    () => ({ worker: pdfWorker(), isEvalSupported: false, ...documentOptions }),
+    [documentOptions],
+  );
   const citedPage = spans[0]?.pageInSlice ?? 0;
   // The zoom at which the highlight was last scrolled into view: a new zoom scrolls to it again.
   const scrolledAtZoom = useRef<PdfZoom | null>(null);

@@ -1,5 +1,5 @@
 /** Active content (scripts, launches) never leaves the service inside a slice; plain links stay. */
-import { PDFDocument, PDFName, type PDFObject, PDFString } from "pdf-lib";
+import { PDFDocument, PDFHexString, PDFName, type PDFObject, PDFString } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { createSliceWriter, pageSourceOf } from "./slice-writer.ts";
 import { mayCarryActions } from "./strip-actions.ts";
@@ -44,6 +44,42 @@ describe("a slice of a page with active content", () => {
     const slice = createSliceWriter(pageSourceOf(document)).write([0]);
     expect((await PDFDocument.load(slice)).getPage(0).getSize()).toEqual({ width: 123, height: 456 });
     expect(mayCarryActions(slice)).toBe(false);
+  });
+});
+
+describe("a slice of a page with links", () => {
+  it("drops a link whose address is not http(s): javascript:, file:, data:, in plain or hex strings", async () => {
+    const document = await PDFDocument.create();
+    const page = document.addPage([400, 300]);
+    const { context } = document;
+    const link = (uri: PDFObject) =>
+      context.register(
+        context.obj({
+          Type: "Annot",
+          Subtype: "Link",
+          Rect: [0, 0, 10, 10],
+          A: context.obj({ S: "URI", URI: uri }),
+        }),
+      );
+    page.node.set(
+      PDFName.of("Annots"),
+      context.obj([
+        link(PDFString.of("javascript:alert(1)")),
+        link(PDFHexString.fromText("file:///etc/passwd")),
+        link(PDFString.of("  data:text/html,hello")),
+        link(PDFString.of("https://docs.example.test/safe")),
+      ]),
+    );
+    const before = await document.save({ useObjectStreams: false });
+    expect(mayCarryActions(before)).toBe(true);
+
+    const after = createSliceWriter(pageSourceOf(document)).write([0]);
+
+    const text = Buffer.from(after).toString("latin1");
+    expect(text).not.toMatch(/javascript:|data:text/);
+    expect(text).not.toContain(PDFHexString.fromText("file:///etc/passwd").toString());
+    expect(text).toContain("https://docs.example.test/safe");
+    expect(mayCarryActions(after)).toBe(false);
   });
 });
 

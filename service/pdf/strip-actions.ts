@@ -1,10 +1,20 @@
 /**
  * A slice is evidence to read, not a document to run: actions that execute code, open other files or
  * programs, or send data are removed from it (JavaScript, Launch, remote and embedded go-tos, form
- * submission, media), as are additional-actions and open actions, wherever the customer's PDF put them.
- * Links to URLs and within the slice stay.
+ * submission, media), as are additional-actions and open actions, wherever the customer's PDF put them,
+ * and links to any address but http(s) (`javascript:`, `file:`, `data:`…). Links to web pages and
+ * within the slice stay.
  */
-import { PDFArray, PDFDict, PDFName, PDFNull, type PDFObject, PDFRawStream } from "pdf-lib";
+import {
+  PDFArray,
+  PDFDict,
+  PDFHexString,
+  PDFName,
+  PDFNull,
+  type PDFObject,
+  PDFRawStream,
+  PDFString,
+} from "pdf-lib";
 
 const activeActions = new Set([
   "JavaScript",
@@ -20,9 +30,16 @@ const activeActions = new Set([
 ]);
 const removedKeys = [PDFName.of("AA"), PDFName.of("OpenAction")];
 const actionKind = PDFName.of("S");
+const uriKey = PDFName.of("URI");
 
-/** Bytes that may name an active action; a slice without them (saved without object streams) needs no cleaning. */
-const activeMarker = new RegExp(`/(${[...activeActions, "JS", "AA", "OpenAction"].join("|")})\\b`);
+/**
+ * Bytes that may name an active action, or a link whose address is a hex string or a literal one that
+ * does not start with http(s); a slice without them (saved without object streams) needs no cleaning.
+ */
+const activeMarker = new RegExp(
+  `/(${[...activeActions, "JS", "AA", "OpenAction"].join("|")})\\b|/URI\\s*(<|\\((?!https?:))`,
+  "i",
+);
 
 export function mayCarryActions(bytes: Uint8Array): boolean {
   return activeMarker.test(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1"));
@@ -30,7 +47,14 @@ export function mayCarryActions(bytes: Uint8Array): boolean {
 
 function isActiveAction(dictionary: PDFDict): boolean {
   const kind = dictionary.lookup(actionKind);
-  return kind instanceof PDFName && activeActions.has(kind.decodeText());
+  if (!(kind instanceof PDFName)) return false;
+  if (kind.decodeText() === "URI") return !isWebAddress(dictionary.lookup(uriKey));
+  return activeActions.has(kind.decodeText());
+}
+
+function isWebAddress(value: PDFObject | undefined): boolean {
+  const text = value instanceof PDFString || value instanceof PDFHexString ? value.decodeText() : "";
+  return /^https?:/i.test(text);
 }
 
 /**

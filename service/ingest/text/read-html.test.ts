@@ -8,6 +8,15 @@ const page = (datasourceUrl: string | null = null) =>
 const read = (html: string) => readHtml("page.html", bytesOf(html), {});
 
 describe("readHtml", () => {
+  it("keeps no image address but http(s), whatever the page's src says", () => {
+    const html = `<body><p>Racks.</p><img src="javascript:alert(1)" alt="The rack"><img src="vbscript:x" alt="The shelf"></body>`;
+    const images = read(html).blocks.filter((block) => block.evidence.kind === "image");
+    expect(images.map((block) => block.evidence)).toEqual([
+      { kind: "image", url: null, alt: "The rack" },
+      { kind: "image", url: null, alt: "The shelf" },
+    ]);
+  });
+
   it("takes the title from <title>, with entities decoded", () => {
     expect(page().title).toBe("Configuring APT proxies — Admin Handbook");
     expect(read("<body><h1>Only a <em>heading</em></h1><p>Text.</p></body>").title).toBe("Only a heading");

@@ -50,11 +50,11 @@ describe("readMarkdown", () => {
     expect(sentencesOf(guide().blocks[3])).toEqual(["sudo apt update", "sudo apt install nginx"]);
   });
 
-  it("turns an image with alt text and a title into an image block", () => {
+  it("turns an image with alt text and a title into an image block, its relative path unresolvable without the page's URL", () => {
     const image = guide().blocks.find((block) => block.evidence.kind === "image");
     expect(image?.evidence).toEqual({
       kind: "image",
-      url: "images/apt-install.png",
+      url: null,
       alt: "Terminal showing apt install output",
     });
     expect(sentencesOf(image)).toEqual(["Terminal showing apt install output", "Installing nginx with apt"]);
@@ -97,6 +97,19 @@ describe("readMarkdown", () => {
       url: "https://handbook.example.org/apt/img/p.png",
       alt: "Proxy diagram",
     });
+  });
+
+  it.each([
+    ["javascript:alert(1)"],
+    ["JaVaScRiPt:alert(document.cookie)"],
+    ["vbscript:msgbox(1)"],
+    ["data:image/svg+xml;base64,PHN2Zz4="],
+    ["file:///etc/passwd"],
+  ])("keeps no image address a host could be made to open but http(s): %s", (address) => {
+    for (const base of [null, "https://handbook.example.org/apt/"]) {
+      const image = read(`![The rack](${address})`, base).blocks.find((block) => block.evidence.kind === "image");
+      expect(image?.evidence, String(base)).toEqual({ kind: "image", url: null, alt: "The rack" });
+    }
   });
 
   it("resolves reference links and keeps snake_case words intact", () => {

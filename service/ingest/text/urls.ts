@@ -22,12 +22,12 @@ export function isVideoUrl(value: string | null | undefined): boolean {
 }
 
 /**
- * Where an image or link target lives: absolute when a base URL is known, as written otherwise,
- * null for inline `data:` images (their bytes are not a citable address).
+ * Where an image or link target lives, resolved against the page's URL when one is known: only an
+ * absolute http(s) URL, else null. A host renders it, so `javascript:`, `data:`, `file:` and a path
+ * with nothing to resolve it against are dropped here.
  */
 export function resolveUrl(reference: string, base: string | null): string | null {
   const trimmed = reference.trim();
-  if (trimmed === "" || /^data:/iu.test(trimmed)) return null;
-  if (base && URL.canParse(trimmed, base)) return new URL(trimmed, base).href;
-  return trimmed;
+  if (trimmed === "") return null;
+  return httpUrl(base && URL.canParse(trimmed, base) ? new URL(trimmed, base).href : trimmed);
 }
