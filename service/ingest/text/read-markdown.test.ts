@@ -107,7 +107,9 @@ describe("readMarkdown", () => {
     ["file:///etc/passwd"],
   ])("keeps no image address a host could be made to open but http(s): %s", (address) => {
     for (const base of [null, "https://handbook.example.org/apt/"]) {
-      const image = read(`![The rack](${address})`, base).blocks.find((block) => block.evidence.kind === "image");
+      const image = read(`![The rack](${address})`, base).blocks.find(
+        (block) => block.evidence.kind === "image",
+      );
       expect(image?.evidence, String(base)).toEqual({ kind: "image", url: null, alt: "The rack" });
     }
   });
