@@ -12,12 +12,12 @@ export interface AppHeaderProps {
 export function AppHeader({ userName, authScope, consoleLink = false }: AppHeaderProps) {
   return (
     <header className="flex items-center gap-2 border-b border-stone-300 bg-white px-3 py-2 sm:gap-4 sm:px-4 dark:border-stone-800 dark:bg-stone-900">
-      {/* On a phone an operator's header has one more link; the name, a second link to the chat, makes room. */}
-      <NewChatLink className={`text-lg font-semibold ${consoleLink ? "hidden sm:inline" : ""}`}>
-        Cited
-      </NewChatLink>
+      <NewChatLink className="text-lg font-semibold">Cited</NewChatLink>
       <nav aria-label="Main" className="flex gap-1 text-sm sm:gap-3">
-        <NewChatLink className="rounded px-2 py-1 hover:bg-stone-100 dark:hover:bg-stone-800">
+        {/* On a phone an operator's header has one more link; this second link to the chat (the name is one) makes room. */}
+        <NewChatLink
+          className={`rounded px-2 py-1 hover:bg-stone-100 dark:hover:bg-stone-800 ${consoleLink ? "hidden sm:inline" : ""}`}
+        >
           Chat
         </NewChatLink>
         <Link href="/search" className="rounded px-2 py-1 hover:bg-stone-100 dark:hover:bg-stone-800">

@@ -82,3 +82,18 @@ for (const [link, startNew] of [
     await expect(chatPage.answers.getByTestId("cited-answer-partial")).toHaveCount(0);
   });
 }
+
+test("a first question whose ask fails before it is stored leaves its conversation titled by the question, not untitled", async ({
+  page,
+  signInPage,
+  chatPage,
+}) => {
+  await signInPage.signIn(uniqueUserName("nora"));
+  await page.route("**/api/cited/conversations/*/ask", (route) => route.abort("connectionreset"));
+  await chatPage.questionInput.fill(delayedQueueQuestion.question);
+  await chatPage.askButton.click();
+  await expect(chatPage.errorBanner).toBeVisible({ timeout: 30_000 });
+  await page.unrouteAll({ behavior: "ignoreErrors" });
+  await page.reload();
+  expect(await chatPage.conversations.titles()).toEqual([delayedQueueQuestion.question]);
+});

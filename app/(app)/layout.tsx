@@ -21,6 +21,12 @@ export default async function SignedInLayout({ children }: { children: ReactNode
     <CitedBrowserProvider supabase={browserSupabaseProject(serverEnvironment().auth)}>
       <NewChatProvider>
         <div className="flex h-dvh flex-col">
+          <a
+            href="#main-content"
+            className="sr-only z-50 rounded-lg bg-white px-3 py-2 font-medium text-blue-800 shadow focus:not-sr-only focus:absolute focus:top-2 focus:left-2 dark:bg-stone-900 dark:text-blue-300"
+          >
+            Skip to the main content
+          </a>
           <AppHeader
             userName={user.name}
             authScope={authScopeOf(user)}

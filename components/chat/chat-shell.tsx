@@ -9,7 +9,7 @@ import { useParams, useRouter } from "next/navigation";
 import { type ReactNode, useCallback, useEffect, useRef, useState, useTransition } from "react";
 import { useCited } from "@/components/cited-browser-provider";
 import { useNewChatClicks } from "@/components/new-chat-link";
-import { type Conversation, createAnswerState } from "@/sdk/core/index.ts";
+import { type Conversation, createAnswerState, titleFrom } from "@/sdk/core/index.ts";
 import type { OpenedEvidence } from "@/sdk/react/index.ts";
 import { ChatContext } from "./chat-context";
 import { Composer, type Levels } from "./composer";
@@ -103,7 +103,8 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
     let taken = true;
     try {
       if (turn.conversationId === null) {
-        const { id } = await cited.createConversation(undefined, { signal: controller.signal });
+        // Titled by its question now: an ask that fails before the question is stored leaves no untitled conversation.
+        const { id } = await cited.createConversation(titleFrom(question), { signal: controller.signal });
         turn = { ...turn, conversationId: id };
         if (current()) {
           createdNow.current = id;
@@ -166,7 +167,12 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
           onClosePhone={() => setListOnPhone(false)}
           yieldsToEvidence={evidence !== null}
         />
-        <main className="flex min-w-0 flex-1 flex-col" aria-label="Conversation">
+        <main
+          id="main-content"
+          tabIndex={-1}
+          className="flex min-w-0 flex-1 flex-col focus:outline-none"
+          aria-label="Conversation"
+        >
           <button
             type="button"
             onClick={() => setListOnPhone(true)}

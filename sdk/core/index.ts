@@ -31,6 +31,7 @@ export {
   UnprocessableEntityError,
 } from "./api-errors.ts";
 export type { ByteStream } from "./byte-source.ts";
+export { titleFrom } from "./conversation-title.ts";
 export { CitedError } from "./errors.ts";
 export { limits } from "./limits.ts";
 export { type AnswerMarker, type CitationMarker, type ClaimMarker, parseMarker } from "./markers.ts";

@@ -33,7 +33,11 @@ export default async function SearchPage({
   const outcome = q === "" ? ({ kind: "none" } as const) : await search(q, chosen, user.id);
 
   return (
-    <main className="mx-auto flex h-full max-w-6xl flex-col gap-4 overflow-y-auto p-4">
+    <main
+      id="main-content"
+      tabIndex={-1}
+      className="mx-auto flex h-full max-w-6xl flex-col gap-4 overflow-y-auto p-4 focus:outline-none"
+    >
       <h1 className="text-xl font-semibold">Search the sources</h1>
       <search>
         <form method="get" className="flex flex-wrap items-end gap-3">
