@@ -6,6 +6,7 @@ import { allDatasources } from "./pages/search-page.ts";
 import { expect, test, uniqueUserName } from "./support/app-fixtures.ts";
 import { samplePdf, searchQuery } from "./support/app-questions.ts";
 import { datasourceNames } from "./support/app-stack.ts";
+import { screenshotsAtBothWidths } from "./support/screenshots.ts";
 
 test("the datasource filter narrows the search to the manuals or to the notes", async ({
   signInPage,
@@ -44,4 +45,35 @@ test("the datasource filter narrows the search to the manuals or to the notes", 
   await searchPage.open(searchPage.results.first());
   await expect(searchPage.evidence.root).toContainText(searchQuery.notesHeading);
   await expect(searchPage.evidence.root).toContainText("too large for one disk or upload");
+});
+
+test("results mark the query's words, in one readable column until a passage opens beside them", async ({
+  page,
+  signInPage,
+  searchPage,
+}) => {
+  await signInPage.signIn(uniqueUserName("erin"));
+  await searchPage.goto();
+  await searchPage.search("delayed uploads");
+  const marks = searchPage.results.first().locator("mark");
+  await expect(marks.first()).toBeVisible();
+  for (const word of await marks.allInnerTexts()) expect(word.toLowerCase()).toMatch(/^(delayed|uploads?)$/);
+  const list = page.getByRole("list", { name: "Results" });
+  expect((await list.boundingBox())?.width).toBeLessThanOrEqual(768);
+  await screenshotsAtBothWidths(page, "search-results");
+
+  await searchPage.open(searchPage.results.first());
+  await expect(searchPage.evidence.root).toBeVisible();
+  await screenshotsAtBothWidths(page, "search-opened");
+});
+
+test("words that match nothing in the sources find nothing, and the page says so", async ({
+  signInPage,
+  searchPage,
+}) => {
+  await signInPage.signIn(uniqueUserName("finn"));
+  await searchPage.goto();
+  await searchPage.search("qwzxv blorptangle");
+  await expect(searchPage.page.getByRole("status")).toContainText("No passage matches");
+  await expect(searchPage.results).toHaveCount(0);
 });

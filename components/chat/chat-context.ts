@@ -11,6 +11,8 @@ export interface ChatContextValue {
   /** The conversation whose last question was just asked and failed with nothing to keep: no answer is coming. */
   failedIn: string | null;
   openEvidence(evidence: OpenedEvidence): void;
+  /** The evidence open in the panel, so its answer marks the claim it backs. */
+  openedEvidence: OpenedEvidence | null;
 }
 
 export const ChatContext = createContext<ChatContextValue | null>(null);

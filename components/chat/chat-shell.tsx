@@ -158,7 +158,7 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
   }
 
   return (
-    <ChatContext value={{ authScope, live, failedIn, openEvidence: setEvidence }}>
+    <ChatContext value={{ authScope, live, failedIn, openEvidence: setEvidence, openedEvidence: evidence }}>
       <div className="flex h-full min-h-0">
         <ConversationList
           conversations={conversations}

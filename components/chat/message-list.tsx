@@ -4,6 +4,7 @@ import { useEffect, useRef } from "react";
 import { useCited } from "@/components/cited-browser-provider";
 import type { AnswerState, StoredMessage } from "@/sdk/core/index.ts";
 import { CitedAnswer, type OpenedEvidence } from "@/sdk/react/index.ts";
+import { useChat } from "./chat-context";
 import { isQuestionStored, isStored, type LiveTurn, liveAnswerId, useTurnStart } from "./live-turn";
 import type { StoredAnswerWait } from "./use-stored-answer-wait";
 
@@ -150,6 +151,7 @@ interface AnswerProps extends Pick<MessageListProps, "authScope" | "onOpenEviden
 
 function Answer({ answer, messageId, partial, authScope, onOpenEvidence }: AnswerProps) {
   const cited = useCited();
+  const { openedEvidence } = useChat();
   return (
     <CitedAnswer
       answer={answer}
@@ -158,6 +160,7 @@ function Answer({ answer, messageId, partial, authScope, onOpenEvidence }: Answe
       loadPdf={cited.pdf}
       partial={partial}
       onOpenEvidence={onOpenEvidence}
+      openedEvidence={openedEvidence}
     />
   );
 }

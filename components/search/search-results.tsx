@@ -4,6 +4,7 @@ import { useState } from "react";
 import { EvidencePanel } from "@/components/chat/evidence-panel";
 import type { Reference, RetrievalResult } from "@/sdk/core/index.ts";
 import { pageRangeLabel } from "@/sdk/react/index.ts";
+import { querySnippet, queryWords } from "./query-snippet";
 
 export interface SearchResultsProps {
   results: RetrievalResult[];
@@ -41,8 +42,10 @@ export function SearchResults({ results, query, authScope }: SearchResultsProps)
   if (results.length === 0) {
     return <p role="status">No passage matches “{query}”. Try other words, or all datasources.</p>;
   }
+  const words = queryWords(query);
+  // One readable column; the opened passage takes the second one beside it.
   return (
-    <div className="grid gap-4 lg:grid-cols-2">
+    <div className={opened ? "grid gap-4 lg:grid-cols-2" : "max-w-3xl"}>
       <ol className="flex min-w-0 flex-col gap-3" aria-label="Results">
         {results.map((result) => {
           const { metadata } = result;
@@ -62,7 +65,20 @@ export function SearchResults({ results, query, authScope }: SearchResultsProps)
                   <span className="text-stone-600 dark:text-stone-400">· {metadata.heading}</span>
                 ) : null}
               </div>
-              <p className="mt-1 line-clamp-3 text-sm [overflow-wrap:anywhere]">{result.content}</p>
+              <p className="mt-1 text-sm [overflow-wrap:anywhere]" data-testid="search-snippet">
+                {querySnippet(result.content, words).map((part) =>
+                  part.match ? (
+                    <mark
+                      key={part.start}
+                      className="rounded-sm bg-yellow-200 px-0.5 text-inherit dark:bg-yellow-700/60"
+                    >
+                      {part.text}
+                    </mark>
+                  ) : (
+                    <span key={part.start}>{part.text}</span>
+                  ),
+                )}
+              </p>
               <button
                 type="button"
                 onClick={() => setOpened(result)}

@@ -74,4 +74,5 @@ export {
   type TextSegment,
 } from "./segment-answer.ts";
 export { isStorableText, unstorableTextErrors, unstorableTextMessage } from "./storable-text.ts";
+export { rowSentence } from "./table-rows.ts";
 export { SDK_VERSION } from "./version.ts";

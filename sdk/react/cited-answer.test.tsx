@@ -229,6 +229,18 @@ describe("CitedAnswer: previews and keyboard", () => {
     expect(preview.textContent).not.toContain("%");
   });
 
+  it("marks the claim whose evidence the host shows, and only in the answer it belongs to", () => {
+    const answer = answerCiting([paragraphReference]);
+    const claim = answer.claims[1]!;
+    const shown = { reference: paragraphReference, claim, messageId: answer.messageId! };
+    const view = renderAnswer(answer, { openedEvidence: shown });
+    expect(answerText().querySelector('[data-claim="1"]')?.hasAttribute("data-open")).toBe(true);
+    view.update(answer, { openedEvidence: { ...shown, messageId: "msg_another00001" } });
+    expect(answerText().querySelector('[data-claim="1"]')?.hasAttribute("data-open")).toBe(false);
+    view.update(answer, { openedEvidence: null });
+    expect(answerText().querySelector('[data-claim="1"]')?.hasAttribute("data-open")).toBe(false);
+  });
+
   it("steps through a claim's several sources with the arrow keys, and opens the one shown", async () => {
     const user = userEvent.setup();
     const onOpenEvidence = vi.fn();
@@ -320,7 +332,35 @@ describe("CitedAnswer: textual evidence of every kind", () => {
     expect(evidence.querySelector("blockquote")?.textContent).toBe(paragraphReference.quote);
   });
 
-  it("a table: a real table with its header, and the chart hint in words", async () => {
+  it("a paragraph in its context: the sentences around it, the cited one marked", async () => {
+    const context = {
+      before: ["Backups fail quietly."],
+      cited: [paragraphReference.quote],
+      after: ["Test a restore each month."],
+      code: false,
+    };
+    await openOnly({ ...paragraphReference, context });
+    const evidence = screen.getByTestId("cited-text-evidence");
+    expect(evidence.querySelector("blockquote")?.textContent).toBe(
+      `Backups fail quietly. ${paragraphReference.quote} Test a restore each month.`,
+    );
+    expect(evidence.querySelector("mark")?.textContent).toBe(paragraphReference.quote);
+  });
+
+  it("a line of a code block among its lines, as code, the cited line marked", async () => {
+    const context = {
+      before: ["tar -czf backup.tgz /etc"],
+      cited: ["split -b 2000m backup.tgz part-"],
+      after: ["ls part-*"],
+      code: true,
+    };
+    await openOnly({ ...paragraphReference, quote: context.cited[0]!, context });
+    const code = screen.getByTestId("cited-evidence-code");
+    expect(code.textContent).toBe("tar -czf backup.tgz /etc\nsplit -b 2000m backup.tgz part-\nls part-*");
+    expect(code.querySelector("mark")?.textContent).toBe("split -b 2000m backup.tgz part-");
+  });
+
+  it("a table: a real table with its header, the cited row marked for eyes and for screen readers, no chart wording", async () => {
     await openOnly(tableReference);
     const table = screen.getByRole("table");
     expect(
@@ -328,8 +368,11 @@ describe("CitedAnswer: textual evidence of every kind", () => {
         .getAllByRole("columnheader")
         .map((cell) => cell.textContent),
     ).toEqual(["Version", "Codename", "Released"]);
-    expect(within(table).getAllByRole("row")).toHaveLength(3);
-    expect(screen.getByText("Suggested chart: bar chart of Version by Codename")).toBeTruthy();
+    const rows = within(table).getAllByRole("row");
+    expect(rows).toHaveLength(3);
+    expect(rows.map((row) => row.hasAttribute("data-cited"))).toEqual([false, false, true]);
+    expect(rows[2]?.textContent).toContain("(cited)");
+    expect(screen.getByTestId("cited-text-evidence").textContent).not.toMatch(/chart/i);
   });
 
   it("a transcript snippet: its time range as m:ss and the words said", async () => {

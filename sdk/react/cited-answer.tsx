@@ -33,6 +33,8 @@ export interface CitedAnswerProps {
   partial?: boolean;
   /** Show evidence in the host's own place (a side panel); without it, evidence opens below the answer. */
   onOpenEvidence?(evidence: OpenedEvidence): void;
+  /** What the host's place shows now (from `onOpenEvidence`): the claim it backs is marked as open. */
+  openedEvidence?: OpenedEvidence | null;
   renderEvidence?: RenderEvidence;
   documentOptions?: PdfDocumentOptions;
   className?: string;
@@ -187,6 +189,8 @@ export function CitedAnswer(props: CitedAnswerProps) {
   };
 
   const previewed = preview ? citations.get(preview.key) : undefined;
+  const shownElsewhere = props.openedEvidence?.messageId === messageId ? props.openedEvidence : null;
+  const openClaim = opened?.claim?.n ?? shownElsewhere?.claim?.n ?? null;
   const activeKey = preview?.key ?? opened?.key ?? null;
   const renderPiece = (piece: AnswerPiece): ReactNode => {
     if (piece.kind === "text") return <span key={piece.key}>{piece.text}</span>;
@@ -202,6 +206,7 @@ export function CitedAnswer(props: CitedAnswerProps) {
           className="cited-claim"
           data-claim={piece.n}
           data-care={care ?? undefined}
+          data-open={openClaim === piece.n ? "" : undefined}
           data-active={activeKey === piece.key ? "" : undefined}
         >
           {piece.parts.map(renderPiece)}

@@ -26,7 +26,6 @@ export { PdfEvidence, type PdfEvidenceProps } from "./pdf-evidence.tsx";
 export { forgetPdfSlices, type LoadPdf, type PdfSlice, type PdfSliceRequest } from "./pdf-slice-cache.ts";
 export type { PdfDocumentOptions } from "./pdf-slice-viewer.tsx";
 export {
-  chartHintText,
   type EvidenceContext,
   ReferenceEvidence,
   type ReferenceEvidenceProps,

@@ -4,8 +4,8 @@
  * `PdfEvidence`; paragraphs, tables, transcripts, catalogue records and links are drawn as text;
  * images and video players come from the host's `renderEvidence` slot.
  */
-import type { ReactNode } from "react";
-import type { ChartHint, Reference } from "../core/index.ts";
+import { type ReactNode, useEffect, useRef } from "react";
+import { type Reference, rowSentence, type TextContext } from "../core/index.ts";
 import { CloseEvidenceButton, closeOnEscape } from "./close-evidence-button.tsx";
 import { clockTime, referenceLocation } from "./evidence-labels.ts";
 import { PdfEvidence } from "./pdf-evidence.tsx";
@@ -98,9 +98,7 @@ function TextEvidenceFrame({
 function TextEvidenceBody({ reference }: { reference: Reference }) {
   switch (reference.kind) {
     case "table":
-      return (
-        <TableEvidence columns={reference.columns} rows={reference.rows} chartHint={reference.chart_hint} />
-      );
+      return <TableEvidence columns={reference.columns} rows={reference.rows} quote={reference.quote} />;
     case "transcript_snippet":
     case "video_interval":
       return (
@@ -126,12 +124,14 @@ function TextEvidenceBody({ reference }: { reference: Reference }) {
     case "image":
       return (
         <>
-          <Quote text={reference.quote} />
+          {reference.context ? <InContext context={reference.context} /> : <Quote text={reference.quote} />}
           <SafeLink url={reference.url}>
             {reference.kind === "image" ? "Open the image" : "Open the page"}
           </SafeLink>
         </>
       );
+    case "paragraph":
+      return reference.context ? <InContext context={reference.context} /> : <Quote text={reference.quote} />;
     default:
       return <Quote text={reference.quote} />;
   }
@@ -141,19 +141,49 @@ function Quote({ text }: { text: string }) {
   return <blockquote className="cited-evidence__quote">{text}</blockquote>;
 }
 
-function TableEvidence({
-  columns,
-  rows,
-  chartHint,
-}: {
-  columns: string[];
-  rows: string[][];
-  chartHint: ChartHint;
-}) {
-  const hint = chartHintText(chartHint);
+/** The cited sentences marked among their neighbours; a code block's lines as code. */
+function InContext({ context }: { context: TextContext }) {
+  const cited = (
+    <mark className="cited-evidence__cited">{context.cited.join(context.code ? "\n" : " ")}</mark>
+  );
+  if (context.code) {
+    return (
+      <pre className="cited-evidence__code" data-testid="cited-evidence-code">
+        <code>
+          {context.before.map((line) => `${line}\n`).join("")}
+          {cited}
+          {context.after.map((line) => `\n${line}`).join("")}
+        </code>
+      </pre>
+    );
+  }
+  return (
+    <blockquote className="cited-evidence__quote cited-evidence__context">
+      {context.before.length > 0 ? `${context.before.join(" ")} ` : null}
+      {cited}
+      {context.after.length > 0 ? ` ${context.after.join(" ")}` : null}
+    </blockquote>
+  );
+}
+
+function TableEvidence({ columns, rows, quote }: { columns: string[]; rows: string[][]; quote: string }) {
+  // The quote holds the cited rows as the service reads them: "column: value; …".
+  const cited = rows.map((row) => quote.includes(rowSentence(columns, row)));
+  const wrap = useRef<HTMLElement>(null);
+  const firstCited = useRef<HTMLTableRowElement>(null);
+  // The table scrolls to the cited row inside its own frame; the page around it stays where it is.
+  useEffect(() => {
+    const frame = wrap.current;
+    const row = firstCited.current;
+    if (frame === null || row === null) return;
+    const header = frame.querySelector("thead")?.offsetHeight ?? 0;
+    frame.scrollTop = row.offsetTop - header;
+  }, []);
+  const firstCitedIndex = cited.indexOf(true);
   return (
     <>
       <section
+        ref={wrap}
         className="cited-evidence__table-wrap"
         aria-label="Cited table"
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to scroll by keyboard (WCAG 2.1.1).
@@ -172,11 +202,20 @@ function TableEvidence({
           </thead>
           <tbody>
             {rows.slice(0, shownRows).map((row, rowIndex) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: rows of a cited table do not move.
-              <tr key={rowIndex}>
+              <tr
+                // biome-ignore lint/suspicious/noArrayIndexKey: rows of a cited table do not move.
+                key={rowIndex}
+                ref={rowIndex === firstCitedIndex ? firstCited : undefined}
+                data-cited={cited[rowIndex] ? "" : undefined}
+              >
                 {row.map((cell, cellIndex) => (
                   // biome-ignore lint/suspicious/noArrayIndexKey: cells of a row do not move.
-                  <td key={cellIndex}>{cell}</td>
+                  <td key={cellIndex}>
+                    {cell}
+                    {cited[rowIndex] && cellIndex === row.length - 1 ? (
+                      <span className="cited-sr-only"> (cited)</span>
+                    ) : null}
+                  </td>
                 ))}
               </tr>
             ))}
@@ -186,16 +225,8 @@ function TableEvidence({
       {rows.length > shownRows ? (
         <p className="cited-muted">{rows.length - shownRows} more rows not shown.</p>
       ) : null}
-      {hint ? <p className="cited-evidence__chart-hint">{hint}</p> : null}
     </>
   );
-}
-
-/** "Suggested chart: bar chart of Downloads by Release". */
-export function chartHintText(hint: ChartHint): string | null {
-  if (hint.type === "none" || hint.y.length === 0) return null;
-  const series = hint.y.join(", ");
-  return `Suggested chart: ${hint.type} chart of ${series}${hint.x ? ` by ${hint.x}` : ""}`;
 }
 
 function CatalogueRecord({ record, quote }: { record: unknown; quote: string }) {

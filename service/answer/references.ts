@@ -1,5 +1,5 @@
 /** Turns a cited sentence span of a passage into a wire Reference with a durable id and, for PDFs, a token. */
-import type { PdfSpan, Rect, Reference } from "../../sdk/core/index.ts";
+import type { PdfSpan, Rect, Reference, TextContext } from "../../sdk/core/index.ts";
 import type { PassageWithSource, StoredSentence } from "../domain.ts";
 import { durableId } from "../ids.ts";
 import type { PdfTokens } from "../pdf/pdf-token.ts";
@@ -33,6 +33,20 @@ function mergeSpans(sentences: readonly StoredSentence[]): PdfSpan[] {
     }
   }
   return [...byPage.values()].sort((a, b) => a.page_index - b.page_index);
+}
+
+/** Neighbours shown around a quote: a few sentences of prose, more lines of code. */
+const contextSize = { prose: 3, code: 8 } as const;
+
+function textContext(span: CitedSpan, code: true | undefined): TextContext {
+  const texts = span.passage.sentences.map((sentence) => sentence.text);
+  const size = code ? contextSize.code : contextSize.prose;
+  return {
+    before: texts.slice(Math.max(0, span.first - size), span.first),
+    cited: texts.slice(span.first, span.last + 1),
+    after: texts.slice(span.last + 1, span.last + 1 + size),
+    code: code === true,
+  };
 }
 
 function union(rects: readonly Rect[]): Rect {
@@ -103,12 +117,12 @@ export function buildReference(span: CitedSpan, context: TokenContext): Referenc
         end_s: evidence.endS,
       };
     case "external_link":
-      return { ...base, kind: "external_link", url: evidence.url };
+      return { ...base, kind: "external_link", url: evidence.url, context: textContext(span, evidence.code) };
     case "image":
       return { ...base, kind: "image", url: evidence.url };
     case "catalogue_record":
       return { ...base, kind: "catalogue_record", metadata: { ...base.metadata, record: evidence.record } };
     case "paragraph":
-      return { ...base, kind: "paragraph" };
+      return { ...base, kind: "paragraph", context: textContext(span, evidence.code) };
   }
 }

@@ -27,6 +27,8 @@ interface Group {
 const mergeable = (evidence: PassageEvidence) =>
   evidence.kind === "pdf_highlight" || evidence.kind === "paragraph";
 
+const isCode = (evidence: PassageEvidence) => "code" in evidence && evidence.code === true;
+
 function sameHeading(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((part, index) => part === b[index]);
 }
@@ -45,6 +47,7 @@ function groupBlocks(blocks: ReadonlyArray<SourceBlock | TextSourceBlock>): Grou
       open.group !== null &&
       mergeable(evidence) &&
       open.group.evidence.kind === evidence.kind &&
+      isCode(open.group.evidence) === isCode(evidence) &&
       sameHeading(open.group.headingPath, block.headingPath) &&
       open.words < passageWords.target;
     if (!continues) flush();

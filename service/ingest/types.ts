@@ -48,8 +48,9 @@ export class PdfReadError extends Error {
 
 /** Evidence a non-PDF block carries; PDF blocks need none (their sentences have spans). */
 export type BlockEvidence =
-  | { kind: "paragraph" }
-  | { kind: "external_link"; url: string }
+  /** `code`: lines of a code block, one sentence each, shown as code. */
+  | { kind: "paragraph"; code?: true }
+  | { kind: "external_link"; url: string; code?: true }
   | { kind: "image"; url: string | null; alt: string }
   | { kind: "table"; columns: string[]; rows: string[][]; chartHint: ChartHint }
   | { kind: "transcript_snippet"; startS: number; endS: number }

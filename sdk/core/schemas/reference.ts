@@ -67,9 +67,20 @@ export const timedReferenceSchema = z.looseObject({
   end_s: z.number().min(0),
 });
 
+/** The cited sentences among their neighbours in the same passage; for code, one line each. */
+export const textContextSchema = z.object({
+  before: z.array(z.string()),
+  cited: z.array(z.string()),
+  after: z.array(z.string()),
+  /** The passage is a code block: show the lines as code. */
+  code: z.boolean(),
+});
+
 export const plainReferenceSchema = z.looseObject({
   ...referenceBase,
   kind: z.enum(["paragraph", "image", "catalogue_record", "external_link"]),
+  /** For `paragraph` and `external_link`: the quote in its context. Absent from answers stored before it was sent. */
+  context: textContextSchema.optional(),
 });
 
 export const referenceSchema = z.discriminatedUnion("kind", [
@@ -110,3 +121,4 @@ export type PdfHighlightReference = z.infer<typeof pdfHighlightReferenceSchema>;
 export type Reference = z.infer<typeof referenceSchema>;
 export type ReferenceKind = z.infer<typeof referenceKindSchema>;
 export type Claim = z.infer<typeof claimSchema>;
+export type TextContext = z.infer<typeof textContextSchema>;

@@ -1,4 +1,5 @@
 /** Turns a table (Markdown, HTML or CSV) into row-group blocks with their columns, rows and chart hint. */
+import { rowSentence } from "../../../sdk/core/index.ts";
 import type { TextSourceBlock } from "../types.ts";
 import { chooseChartHint, isDateLike, parseNumber } from "./chart-hint.ts";
 
@@ -33,16 +34,6 @@ export function tableFromRows(rawRows: string[][], header: "detect" | "first" = 
     Array.from({ length: width }, (_, index) => (row[index] ?? "").trim()),
   );
   return { columns, rows: body };
-}
-
-/** Renders a row as one sentence: "column: value; column: value" (empty cells left out). */
-export function rowSentence(columns: string[], row: string[]): string {
-  return columns
-    .flatMap((column, index) => {
-      const value = (row[index] ?? "").replace(/\s+/gu, " ").trim();
-      return value === "" ? [] : [`${column}: ${value}`];
-    })
-    .join("; ");
 }
 
 /** One block per group of ~10–20 rows, each repeating the columns and carrying the whole table's chart hint. */

@@ -46,9 +46,16 @@ export function codeBlocks(headingPath: string[], code: string, evidence: BlockE
   const blocks: TextSourceBlock[] = [];
   for (let start = 0; start < lines.length; start += MAX_CODE_LINES) {
     const sentences = lines.slice(start, start + MAX_CODE_LINES).map((line) => ({ text: line.trimEnd() }));
-    blocks.push({ headingPath: [...headingPath], sentences, evidence });
+    blocks.push({ headingPath: [...headingPath], sentences, evidence: asCode(evidence) });
   }
   return blocks;
+}
+
+/** Prose evidence marked as code; other kinds are left as they are. */
+function asCode(evidence: BlockEvidence): BlockEvidence {
+  return evidence.kind === "paragraph" || evidence.kind === "external_link"
+    ? { ...evidence, code: true }
+    : evidence;
 }
 
 /** An image block when the image has words to cite (alt text or a caption); null otherwise. */
