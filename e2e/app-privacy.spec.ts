@@ -51,7 +51,7 @@ test("a second user cannot list or open the first user's conversation, nor fetch
     // The page streams (a loading state comes first), so its status is sent before the page knows
     // the conversation is not theirs: what they see is the "not found" page, and nothing of it.
     await secondPage.goto(`/chat/${conversationId}`);
-    await expect(secondPage.getByText(/could not be found|not found/i).first()).toBeVisible();
+    await expect(secondPage.getByRole("heading", { name: "There is nothing at this address" })).toBeVisible();
     await expect(secondPage.getByText(delayedQueueQuestion.question)).toHaveCount(0);
     await expect(secondChat.answers).toHaveCount(0);
 

@@ -134,7 +134,7 @@ test("another account neither lists nor opens the first one's conversation, and 
     await expect(secondPage.getByText(delayedQueueQuestion.question)).toHaveCount(0);
 
     await secondPage.goto(`/chat/${conversationId}`);
-    await expect(secondPage.getByText(/could not be found|not found/i).first()).toBeVisible();
+    await expect(secondPage.getByRole("heading", { name: "There is nothing at this address" })).toBeVisible();
     await expect(secondChat.answers).toHaveCount(0);
 
     const secondToken = await stack.accessToken(second, password);

@@ -15,7 +15,7 @@ import type { PdfTokens } from "../pdf/pdf-token.ts";
 import type { Store } from "../store/store.ts";
 import { expectedAnswer } from "./answer-type.ts";
 import type { AnswerEngine } from "./engine.ts";
-import { nearbyTopics, refusalText } from "./extractive-engine.ts";
+import { refusalText } from "./extractive-engine.ts";
 import { questionTerms } from "./question-terms.ts";
 import { buildReference } from "./references.ts";
 import { rerankSentences } from "./rerank-sentences.ts";
@@ -186,7 +186,12 @@ export async function* answerQuestion(
   }
   const refusal = cited.length === 0;
   if (refusal) {
-    text = refusalText(nearbyTopics(ranked), missingNames);
+    const documents = await store.documents.list(input.assistantId);
+    const covered = documents.filter((document) => document.status === "ready");
+    text = refusalText(
+      [...new Set(covered.map((document) => document.title ?? document.file_name))],
+      missingNames,
+    );
     yield { type: "utterance", id_message: messageId, text, claims: [], references: [], numbering: {} };
   }
 

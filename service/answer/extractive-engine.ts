@@ -278,15 +278,19 @@ export function claimSpan(texts: readonly string[], index: number): { first: num
   return { first, last };
 }
 
-/** Headings of the best passages, offered in a refusal as what the sources do cover. */
-export function nearbyTopics(ranked: readonly RankedPassage[]): string[] {
-  return [...new Set(ranked.map((item) => item.passage.heading).filter(Boolean))].slice(0, 3);
-}
+/** Documents a refusal names as what the sources cover; more are counted. */
+const namedDocuments = 5;
 
-export function refusalText(nearbyTopics: readonly string[], unknownNames: readonly string[] = []): string {
+/**
+ * A refusal, with what the sources do cover: the assistant's documents, the same for every question
+ * (headings near an off-topic question were often as off-topic as it).
+ */
+export function refusalText(documents: readonly string[], unknownNames: readonly string[] = []): string {
   const base = unknownNames.length
     ? `The sources do not mention ${unknownNames.join(" or ")}, so I cannot answer this without guessing.`
     : "The sources do not cover this, so I cannot answer it without guessing.";
-  if (nearbyTopics.length === 0) return base;
-  return `${base} Nearby topics they do cover: ${nearbyTopics.map((topic) => topic.split(" › ").pop()).join("; ")}.`;
+  if (documents.length === 0) return base;
+  const named = documents.slice(0, namedDocuments).join("; ");
+  const more = documents.length - namedDocuments;
+  return `${base} The sources cover: ${named}${more > 0 ? ` and ${more} more documents` : ""}.`;
 }

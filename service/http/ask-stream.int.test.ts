@@ -142,6 +142,13 @@ describe("the ask stream", () => {
     expect(answer.state.text).toMatch(/sources do not (cover|mention)/i);
     expect(answer.state.text.length).toBeLessThan(400);
   });
+
+  it("says what the sources do cover the same way for every off-topic question: the assistant's documents", async () => {
+    const covered = async (question: string) =>
+      /The sources cover: (.*)\.$/.exec((await ask(question)).state.text)?.[1];
+    expect(await covered("What is a good marinade for grilled salmon?")).toBe("Debian Reference");
+    expect(await covered("Who painted the ceiling of the Sistine Chapel?")).toBe("Debian Reference");
+  });
 });
 
 describe("session memory", () => {
