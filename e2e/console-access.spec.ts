@@ -99,6 +99,10 @@ test("an operator sees the console link and the operator's banner", async ({ pag
   await page.getByTestId("console-link").click();
   await expect(page).toHaveURL(/\/console$/);
   await expect(page.getByTestId("console-banner")).toContainText("Operator console");
+  // On a phone it takes a line or two, not a paragraph.
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect((await page.getByTestId("console-banner").boundingBox())?.height).toBeLessThanOrEqual(60);
+  await page.setViewportSize({ width: 1280, height: 720 });
   await expect(page.getByTestId("console-everyone-note")).toHaveCount(0);
   await expect(page.getByTestId("assistant-row")).toHaveCount(1);
   await screenshotsAtBothWidths(page, "console-assistants");

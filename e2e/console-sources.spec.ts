@@ -65,6 +65,8 @@ test("an operator drops two PDFs and a Markdown file, watches each become ready 
     markdown,
   ];
   await sources.drop(files);
+  // Progress shows where the files were dropped, also on a phone where the rows are far below.
+  await expect(page.getByTestId("work-summary")).toContainText(/(Sending|Reading) \d+ files?/);
   for (const file of files) await expect(sources.row(file.name)).toBeVisible();
   const before = await sources.rows.evaluateAll((rows) => rows.map((row) => row.getAttribute("data-state")));
   await screenshotsAtBothWidths(page, "console-sources-mid-ingestion");
@@ -74,6 +76,7 @@ test("an operator drops two PDFs and a Markdown file, watches each become ready 
   ).toBeGreaterThan(0);
 
   for (const file of files) await sources.expectState(file.name, "ready", 180_000);
+  await expect(page.getByTestId("work-summary")).toHaveCount(0);
   await expect(sources.detail("developers-reference.pdf")).toContainText("114 pages");
   await expect(sources.detail("gnuplot.pdf")).toContainText("311 pages");
   await expect(sources.detail(markdown.name)).toContainText("Searchable");

@@ -14,6 +14,7 @@ import { sourceFormats, sourceFormatsSummary } from "./source-formats";
 import { DocumentRowView, type UploadRow, UploadRowView } from "./source-row";
 import { uploadFile } from "./upload-file";
 import { useDocumentWatch } from "./use-document-watch";
+import { WorkSummary } from "./work-summary";
 
 export interface SourcesManagerProps {
   assistantId: string;
@@ -230,6 +231,7 @@ export function SourcesManager({
           A datasource is a group of files; a new name makes a new one. The chat's search can filter by it.
         </p>
       </section>
+      <WorkSummary documents={documents} uploads={uploads} />
 
       {error ? <ConsoleErrorBanner error={error} onDismiss={() => setError(null)} /> : null}
       {gone ? (
