@@ -1,4 +1,5 @@
 import path from "node:path";
+import { PDFDocument, StandardFonts } from "pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PdfSpan } from "../../../sdk/core/index.ts";
 import type { PdfExtraction, SourceSentence } from "../types.ts";
@@ -245,4 +246,35 @@ describe("extractPdf geometry", () => {
       ).toEqual([]);
     }
   }, 60_000);
+});
+
+describe("extractPdf headings of a manual with front matter", () => {
+  /** A manual set by a typical template: front-matter headings and numbered chapters at one size. */
+  async function manual(): Promise<Uint8Array> {
+    const document = await PDFDocument.create();
+    const font = await document.embedFont(StandardFonts.Helvetica);
+    const sections: Array<[string, string[]]> = [
+      ["Preface", ["This manual explains how to run the backup service on a small network of machines."]],
+      ["1 Introduction", ["The service copies every file to two disks and keeps a week of versions."]],
+      ["1.1 Requirements", ["Each machine needs a second disk of at least the size of the first one."]],
+      ["2 Restoring files", ["A file is restored from the newest version unless an older one is named."]],
+    ];
+    for (const [heading, body] of sections) {
+      const page = document.addPage([595, 842]);
+      const size = heading.includes(".") ? 14 : 18;
+      page.drawText(heading, { x: 72, y: 760, size, font });
+      body.forEach((line, index) => page.drawText(line, { x: 72, y: 720 - index * 14, size: 10, font }));
+    }
+    return document.save();
+  }
+
+  it("keeps a chapter that has a number beside, not under, a front-matter heading at its size", async () => {
+    const extraction = await extractPdf(await manual(), { ocr: false });
+    const pathOf = (start: string) =>
+      extraction.blocks.find((block) => block.sentences[0]?.text.startsWith(start))?.headingPath;
+    expect(pathOf("This manual explains")).toEqual(["Preface"]);
+    expect(pathOf("The service copies")).toEqual(["1 Introduction"]);
+    expect(pathOf("Each machine needs")).toEqual(["1 Introduction", "1.1 Requirements"]);
+    expect(pathOf("A file is restored")).toEqual(["2 Restoring files"]);
+  });
 });

@@ -10,7 +10,8 @@ export interface HeadingClassifier {
   bodySize: number;
   /**
    * Nesting rank of a heading line (smaller is outer), or null for a line that is not a heading.
-   * Larger type ranks first; at the same size, "4.1" ranks above "4.1.1".
+   * Larger type ranks first; at the same size, "4.1" ranks above "4.1.1", and a heading without a
+   * number ranks with "4" (a "Preface" set like the chapters is their sibling, not their parent).
    */
   levelOf(line: TextLine): number | null;
 }
@@ -63,7 +64,7 @@ export function createHeadingClassifier(lines: readonly TextLine[]): HeadingClas
     levelOf(line) {
       if (!isHeadingCandidate(line, bodySize)) return null;
       const rank = sizes.indexOf(sizeKey(line.fontSize));
-      return rank < 0 ? null : rank * 10 + numberingDepth(line.text);
+      return rank < 0 ? null : rank * 10 + Math.max(1, numberingDepth(line.text));
     },
   };
 }
