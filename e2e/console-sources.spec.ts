@@ -97,11 +97,13 @@ test("an operator drops two PDFs and a Markdown file, watches each become ready 
   await page.getByRole("link", { name: "Chat", exact: true }).click();
   const answer = await chatPage.askAndWait(gnuplotQuestion.question);
   await expect(answer).toContainText(gnuplotQuestion.answerContains);
+  // Cited by the document's own title, with its file's name beside it in the evidence.
   await answer
-    .getByRole("button", { name: /gnuplot\.pdf, page 21/ })
+    .getByRole("button", { name: /gnuplot documentation, page 21/ })
     .first()
     .click();
   await chatPage.evidence.expectPdfPage(21);
+  await expect(chatPage.evidence.pdf).toContainText("gnuplot.pdf · page 21");
 });
 
 test("a corrupt PDF fails with a reason in plain words, the file dropped with it and the other sources stay ready, and it can be deleted", async ({

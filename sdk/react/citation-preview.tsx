@@ -2,7 +2,14 @@
 /** The card a citation shows on hover or focus: source, page, quote, how it backs the claim. */
 import type { Claim } from "../core/index.ts";
 import type { NumberedReference } from "./answer-pieces.ts";
-import { backingWords, type ClaimCare, careWords, referenceLocation } from "./evidence-labels.ts";
+import {
+  backingWords,
+  type ClaimCare,
+  careWords,
+  fileNameBeside,
+  referenceLocation,
+  sourceName,
+} from "./evidence-labels.ts";
 
 /** Where the card sits inside the answer, in pixels; `above` puts its bottom edge at `top`. */
 export interface PreviewPosition {
@@ -63,8 +70,12 @@ export function CitationPreview(props: CitationPreviewProps) {
     >
       <p className="cited-preview__source">
         {number === null ? null : <span className="cited-preview__number">{number}</span>}
-        <span className="cited-preview__title">{reference.title}</span>
-        {location ? <span className="cited-preview__location">{location}</span> : null}
+        <span className="cited-preview__title">{sourceName(reference)}</span>
+        {location || fileNameBeside(reference) ? (
+          <span className="cited-preview__location">
+            {[fileNameBeside(reference), location].filter(Boolean).join(" · ")}
+          </span>
+        ) : null}
       </p>
       <blockquote className="cited-preview__quote">{reference.quote}</blockquote>
       {claim ? <p className="cited-preview__support">{backingWords(claim)}</p> : null}

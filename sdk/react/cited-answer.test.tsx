@@ -332,6 +332,18 @@ describe("CitedAnswer: textual evidence of every kind", () => {
     expect(evidence.querySelector("blockquote")?.textContent).toBe(paragraphReference.quote);
   });
 
+  it("names a source by its document's title where it has one, with the file's name beside it", async () => {
+    const titled = {
+      ...paragraphReference,
+      metadata: { ...paragraphReference.metadata, document_title: "Backups at home" },
+    };
+    await openOnly(titled);
+    expect(screen.getByRole("button", { name: "Source 1: Backups at home" })).toBeTruthy();
+    const evidence = screen.getByTestId("cited-text-evidence");
+    expect(within(evidence).getByRole("heading", { name: "Backups at home" })).toBeTruthy();
+    expect(evidence.textContent).toContain("backups.md · The 3-2-1 rule");
+  });
+
   it("a paragraph in its context: the sentences around it, the cited one marked", async () => {
     const context = {
       before: ["Backups fail quietly."],

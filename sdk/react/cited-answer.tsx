@@ -10,7 +10,7 @@ import type { AnswerState, Claim, Reference } from "../core/index.ts";
 import { AnswerNotices } from "./answer-notices.tsx";
 import { type AnswerPiece, answerPieces, type ChipPiece, type NumberedReference } from "./answer-pieces.ts";
 import { CitationPreview, type PreviewPosition } from "./citation-preview.tsx";
-import { bestRelevance, careWords, citationLabel, claimCare } from "./evidence-labels.ts";
+import { bestRelevance, careWords, citationLabel, claimCare, sourceName } from "./evidence-labels.ts";
 import type { LoadPdf } from "./pdf-slice-cache.ts";
 import type { PdfDocumentOptions } from "./pdf-slice-viewer.tsx";
 import { ReferenceEvidence, type RenderEvidence } from "./reference-evidence.tsx";
@@ -178,7 +178,7 @@ export function CitedAnswer(props: CitedAnswerProps) {
         }}
       >
         {variant === "chip" && first ? (
-          <span className="cited-cite__title">{first.reference.title}</span>
+          <span className="cited-cite__title">{sourceName(first.reference)}</span>
         ) : null}
         <span className="cited-cite__number">{first?.number ?? "·"}</span>
         {citation.sources.length > 1 ? (

@@ -61,11 +61,25 @@ export function referenceLocation(reference: Reference): string | null {
   }
 }
 
-/** "Source 2: R-intro.pdf, page 12": what a screen reader says for a citation. */
+/**
+ * The name a person knows a source by: the document's own title where the service found one (its
+ * metadata, a front matter, a first heading), else the file's name.
+ */
+export function sourceName(reference: Reference): string {
+  const title = reference.metadata.document_title;
+  return typeof title === "string" && title.trim() !== "" ? title : reference.title;
+}
+
+/** The file's name where the source is shown by another name, for a line under it; else null. */
+export function fileNameBeside(reference: Reference): string | null {
+  return sourceName(reference) === reference.title ? null : reference.title;
+}
+
+/** "Source 2: An Introduction to R, page 12": what a screen reader says for a citation. */
 export function citationLabel(reference: Reference, number: number | null): string {
   const location = referenceLocation(reference);
   const source = number === null ? "Source" : `Source ${number}`;
-  return `${source}: ${reference.title}${location ? `, ${location}` : ""}`;
+  return `${source}: ${sourceName(reference)}${location ? `, ${location}` : ""}`;
 }
 
 /**

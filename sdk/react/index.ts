@@ -21,6 +21,7 @@ export {
   pageLabel,
   pageRangeLabel,
   referenceLocation,
+  sourceName,
 } from "./evidence-labels.ts";
 export { PdfEvidence, type PdfEvidenceProps } from "./pdf-evidence.tsx";
 export { forgetPdfSlices, type LoadPdf, type PdfSlice, type PdfSliceRequest } from "./pdf-slice-cache.ts";

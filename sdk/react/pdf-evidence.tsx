@@ -10,7 +10,7 @@ import { lazy, type ReactNode, Suspense, use, useEffect, useState } from "react"
 import { ApiTimeoutError, CitedApiError, type PdfHighlightReference, pdfLocation } from "../core/index.ts";
 import { CloseEvidenceButton, closeOnEscape } from "./close-evidence-button.tsx";
 import { EvidenceBoundary } from "./evidence-boundary.tsx";
-import { pageLabel, pageRangeLabel } from "./evidence-labels.ts";
+import { fileNameBeside, pageLabel, pageRangeLabel, sourceName } from "./evidence-labels.ts";
 import { describePdfFailure } from "./pdf-load-failure.ts";
 import { forgetPdfSlice, type LoadPdf, loadPdfSlice, slicePageCount } from "./pdf-slice-cache.ts";
 import type { PdfDocumentOptions } from "./pdf-slice-viewer.tsx";
@@ -81,14 +81,16 @@ export function PdfEvidence({
   return (
     <section
       className={["cited-root", "cited-pdf", className].filter(Boolean).join(" ")}
-      aria-label={`${reference.title}, ${pages}`}
+      aria-label={`${sourceName(reference)}, ${pages}`}
       data-testid="cited-pdf-evidence"
       onKeyDown={closeOnEscape(onClose)}
     >
       <header className="cited-pdf__header">
         <div className="cited-pdf__heading">
-          <h3 className="cited-pdf__title">{reference.title}</h3>
-          <p className="cited-pdf__page-label">{pages}</p>
+          <h3 className="cited-pdf__title">{sourceName(reference)}</h3>
+          <p className="cited-pdf__page-label">
+            {[fileNameBeside(reference), pages].filter(Boolean).join(" · ")}
+          </p>
         </div>
         <div className="cited-pdf__toolbar" role="toolbar" aria-label="Zoom">
           <button
@@ -197,7 +199,7 @@ function LoadedPdf({
     <Suspense fallback={placeholder}>
       <PdfSliceViewer
         slice={slice}
-        label={`Pages ${slice.sliceStart + 1} to ${slice.sliceStart + slicePageCount(slice)} of ${reference.title}`}
+        label={`Pages ${slice.sliceStart + 1} to ${slice.sliceStart + slicePageCount(slice)} of ${sourceName(reference)}`}
         spans={location.spans}
         zoom={zoom}
         onScale={onScale}

@@ -7,7 +7,7 @@
 import { type ReactNode, useEffect, useRef } from "react";
 import { type Reference, rowSentence, type TextContext } from "../core/index.ts";
 import { CloseEvidenceButton, closeOnEscape } from "./close-evidence-button.tsx";
-import { clockTime, referenceLocation } from "./evidence-labels.ts";
+import { clockTime, fileNameBeside, referenceLocation, sourceName } from "./evidence-labels.ts";
 import { PdfEvidence } from "./pdf-evidence.tsx";
 import type { LoadPdf } from "./pdf-slice-cache.ts";
 import type { PdfDocumentOptions } from "./pdf-slice-viewer.tsx";
@@ -76,16 +76,18 @@ function TextEvidenceFrame({
   return (
     <section
       className={["cited-root", "cited-evidence", className].filter(Boolean).join(" ")}
-      aria-label={`${reference.title}${location ? `, ${location}` : ""}`}
+      aria-label={`${sourceName(reference)}${location ? `, ${location}` : ""}`}
       data-testid="cited-text-evidence"
       data-kind={reference.kind}
       onKeyDown={closeOnEscape(onClose)}
     >
       <header className="cited-evidence__header">
         <div>
-          <h3 className="cited-evidence__title">{reference.title}</h3>
-          {heading || location ? (
-            <p className="cited-muted">{[heading, location].filter(Boolean).join(" · ")}</p>
+          <h3 className="cited-evidence__title">{sourceName(reference)}</h3>
+          {heading || location || fileNameBeside(reference) ? (
+            <p className="cited-muted">
+              {[fileNameBeside(reference), heading, location].filter(Boolean).join(" · ")}
+            </p>
           ) : null}
         </div>
         {onClose ? <CloseEvidenceButton onClose={onClose} /> : null}
