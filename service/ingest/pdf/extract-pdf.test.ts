@@ -263,7 +263,9 @@ describe("extractPdf headings of a manual with front matter", () => {
       const page = document.addPage([595, 842]);
       const size = heading.includes(".") ? 14 : 18;
       page.drawText(heading, { x: 72, y: 760, size, font });
-      body.forEach((line, index) => page.drawText(line, { x: 72, y: 720 - index * 14, size: 10, font }));
+      for (const [index, line] of body.entries()) {
+        page.drawText(line, { x: 72, y: 720 - index * 14, size: 10, font });
+      }
     }
     return document.save();
   }
