@@ -1,6 +1,5 @@
 import type { NextConfig } from "next";
 import { staticSecurityHeaders } from "./lib/security-headers.ts";
-import { servedOverHttps } from "./lib/supabase/project.ts";
 
 const nextConfig: NextConfig = {
   // PGlite is WASM with its own file loading; bundling it breaks it (see ARCHITECTURE.md).
@@ -8,10 +7,10 @@ const nextConfig: NextConfig = {
   // `npm test` type-checks the whole repository with tsc once the build has written the route types;
   // the build need not do it twice.
   typescript: { ignoreBuildErrors: true },
-  // Pages also get a Content-Security-Policy with a nonce, from proxy.ts.
+  // Read at build time. Pages also get a Content-Security-Policy with a nonce and, over https,
+  // Strict-Transport-Security, from proxy.ts when the server runs.
   async headers() {
-    const https = servedOverHttps(process.env.CITED_APP_ORIGIN ?? "");
-    return [{ source: "/:path*", headers: staticSecurityHeaders(https) }];
+    return [{ source: "/:path*", headers: [...staticSecurityHeaders] }];
   },
 };
 

@@ -6,7 +6,8 @@
 import type { NextRequest } from "next/server";
 import { NextResponse } from "next/server";
 import { supabaseProjectSettings } from "@/lib/env";
-import { contentSecurityPolicy, randomNonce } from "@/lib/security-headers";
+import { contentSecurityPolicy, randomNonce, strictTransportSecurity } from "@/lib/security-headers";
+import { servedOverHttps } from "@/lib/supabase/project";
 import { updateSession } from "@/lib/supabase/proxy";
 
 export async function proxy(request: NextRequest): Promise<NextResponse> {
@@ -19,6 +20,9 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   request.headers.set("Content-Security-Policy", policy);
   const response = project === null ? NextResponse.next({ request }) : await updateSession(request, project);
   response.headers.set("Content-Security-Policy", policy);
+  if (servedOverHttps(process.env.CITED_APP_ORIGIN ?? "")) {
+    response.headers.set("Strict-Transport-Security", strictTransportSecurity);
+  }
   return response;
 }
 

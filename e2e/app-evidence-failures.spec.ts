@@ -111,7 +111,9 @@ test("a PDF page that fails to load says why, offers a retry only where one can 
       expect(counted.requests, `${failure.name}: requests in 3 s after the failure showed`).toBe(
         failure.requests,
       );
-      await expect(alert.getByRole("button", { name: /try again/i })).toHaveCount(failure.retry ? 1 : 0);
+      await expect(chatPage.evidence.root.getByRole("button", { name: /try again/i })).toHaveCount(
+        failure.retry ? 1 : 0,
+      );
     });
   }
 
@@ -128,6 +130,8 @@ test("a PDF page that fails to load says why, offers a retry only where one can 
     await screenshotsAtBothWidths(page, "evidence-failed");
     await expect(tryAgain).toBeEnabled({ timeout: 5000 });
     await tryAgain.click();
+    // The button went with the failure; focus stayed in the evidence.
+    await expect(chatPage.evidence.pdf).toBeFocused();
     await expect(tryAgain).toBeDisabled();
     await expect(tryAgain).toHaveText(/in \d+ s/);
     expect(counted.requests).toBe(4);

@@ -185,6 +185,34 @@ test("a slice loaded for one account is never drawn for another in the same brow
   expect(loads).toContainEqual({ authScope: "e2e:tenant:bob", referenceId: reference!.id });
 });
 
+test("bytes the viewer cannot draw show a failure once, and ask the host again only on Try again", async ({
+  page,
+}) => {
+  // Carol's host answers with bytes that are not a PDF: the load succeeds, the drawing fails.
+  const broken = Object.fromEntries(
+    Object.entries(accounts()[0]!.slices).map(([id, slice]) => [id, { ...slice, base64: btoa("not a PDF") }]),
+  );
+  await page.addInitScript(
+    (data) => {
+      window.__citedHarness = { accounts: data };
+    },
+    [{ ...accounts()[0]!, authScope: "e2e:tenant:carol", slices: broken }],
+  );
+  await page.goto("/harness/evidence");
+  const loads = () => page.evaluate(() => (window.__citedHarnessLoads ?? []).length);
+  await page.getByRole("region", { name: "Answer" }).first().getByTestId("cited-citation").first().click();
+  await expect(page.getByTestId("cited-pdf-error")).toContainText("could not be shown");
+  // Long enough for a loop to show itself.
+  await page.waitForTimeout(2000);
+  expect(await loads()).toBe(1);
+  const tryAgain = page.getByRole("button", { name: /try again/i });
+  await expect(tryAgain).toBeEnabled({ timeout: 5000 });
+  await tryAgain.click();
+  await expect(page.getByTestId("cited-pdf-error")).toBeVisible();
+  await page.waitForTimeout(2000);
+  expect(await loads()).toBe(2);
+});
+
 test("an answer and its open evidence have no serious or critical accessibility violations", async ({
   page,
 }) => {

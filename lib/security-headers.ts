@@ -1,7 +1,8 @@
 /**
  * The app's security headers. Pages get a Content-Security-Policy with a fresh nonce per request
- * (set by the proxy: Next.js puts the nonce on its own scripts); every response gets the rest (set in
- * next.config.ts), with Strict-Transport-Security when the app is served over https.
+ * (set by the proxy: Next.js puts the nonce on its own scripts), and Strict-Transport-Security when the
+ * app is served over https (read when the server runs; a browser keeps it for the whole host); every
+ * response gets the rest (set in next.config.ts).
  */
 
 /** 16 random bytes, base64: a nonce no page can guess. */
@@ -47,14 +48,11 @@ export function contentSecurityPolicy(nonce: string, options: PolicyOptions): st
 }
 
 /** Headers for every response, pages and route handlers alike. */
-export function staticSecurityHeaders(servedOverHttps: boolean): Array<{ key: string; value: string }> {
-  return [
-    { key: "X-Content-Type-Options", value: "nosniff" },
-    { key: "X-Frame-Options", value: "DENY" },
-    { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
-    { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=(), usb=()" },
-    ...(servedOverHttps
-      ? [{ key: "Strict-Transport-Security", value: "max-age=63072000; includeSubDomains" }]
-      : []),
-  ];
-}
+export const staticSecurityHeaders: ReadonlyArray<{ key: string; value: string }> = [
+  { key: "X-Content-Type-Options", value: "nosniff" },
+  { key: "X-Frame-Options", value: "DENY" },
+  { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=(), usb=()" },
+];
+
+export const strictTransportSecurity = "max-age=63072000; includeSubDomains";

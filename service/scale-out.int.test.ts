@@ -163,19 +163,29 @@ describe.skipIf(!postgresAvailable)("two service processes on one PostgreSQL", (
         }
       }
     })();
+    // Settled here, so that a failure of the load while the checks below run is reported by this test
+    // (at `await loaded`), never as an unhandled rejection of another.
+    const loaded = load.then(
+      () => null,
+      (error: unknown) => error,
+    );
     await sleep(300);
     postgres.halt();
     await sleep(1500);
     postgres.resume();
     // Back within a few seconds, on both processes, with their change listeners reconnected.
-    await within(10_000, async () => {
-      const results = await Promise.all(
-        [first, second].map((service) => rag(service.url, key, assistant.id, { query: "outage" })),
-      );
-      return results.every((result) => result.status === 200);
-    });
-    loading = false;
-    await load;
+    try {
+      await within(10_000, async () => {
+        const results = await Promise.all(
+          [first, second].map((service) => rag(service.url, key, assistant.id, { query: "outage" })),
+        );
+        return results.every((result) => result.status === 200);
+      });
+    } finally {
+      loading = false;
+    }
+    const loadFailure = await loaded;
+    if (loadFailure !== null) throw loadFailure;
     expect(statuses.get(503)).toBeGreaterThan(0);
     // 429 is the shared limit of this file's small budget, which a busy load loop may reach.
     expect([...statuses.keys()].filter((status) => status !== 429).sort()).toEqual([200, 503]);

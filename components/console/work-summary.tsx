@@ -25,7 +25,8 @@ export function WorkSummary({
     .filter((document) => (document.pages ?? 0) > 0)
     .sort((a, b) => (b.pages_done ?? 0) / (b.pages ?? 1) - (a.pages_done ?? 0) / (a.pages ?? 1))[0];
   return (
-    <p role="status" data-testid="work-summary" className="text-sm text-stone-700 dark:text-stone-300">
+    // Not a live region: it changes with every page read; each row says when its file is ready.
+    <p data-testid="work-summary" className="text-sm text-stone-700 dark:text-stone-300">
       {capitalised(parts.join(", "))}
       {furthest ? `: ${furthest.file_name} at page ${furthest.pages_done ?? 0} of ${furthest.pages}` : ""}.
       Each file's progress is in its row below.

@@ -22,6 +22,12 @@ describe("a search result's snippet", () => {
     expect(text.startsWith("…The [delayed] [queue] holds uploads.")).toBe(true);
   });
 
+  it("starts at the beginning when the query's words first appear in the first sentence", () => {
+    expect(marked(querySnippet("The delayed queue holds uploads.", queryWords("queue")))).toBe(
+      "The delayed [queue] holds uploads.",
+    );
+  });
+
   it("marks nothing for words of two letters or fewer, and shows the start when nothing matches", () => {
     expect(queryWords("is it ok to go")).toEqual([]);
     expect(marked(querySnippet("Short text.", queryWords("zebra")))).toBe("Short text.");

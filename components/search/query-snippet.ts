@@ -26,7 +26,8 @@ export function querySnippet(content: string, words: readonly string[], length =
       ? null
       : new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.map(escapeRegExp).join("|")})`, "giu");
   const first = pattern === null ? -1 : content.search(pattern);
-  const sentenceStart = first <= 0 ? 0 : Math.max(0, content.lastIndexOf(". ", first) + 2);
+  const stop = first <= 0 ? -1 : content.lastIndexOf(". ", first);
+  const sentenceStart = stop < 0 ? 0 : stop + 2;
   const start = first - sentenceStart > length / 2 ? first : sentenceStart;
   const end = Math.min(content.length, start + length);
   const shown = `${start > 0 ? "…" : ""}${content.slice(start, end)}${end < content.length ? "…" : ""}`;

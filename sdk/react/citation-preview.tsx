@@ -78,7 +78,7 @@ export function CitationPreview(props: CitationPreviewProps) {
         ) : null}
       </p>
       <blockquote className="cited-preview__quote">{reference.quote}</blockquote>
-      {claim ? <p className="cited-preview__support">{backingWords(claim)}</p> : null}
+      {claim && backingWords(claim) ? <p className="cited-preview__support">{backingWords(claim)}</p> : null}
       {care ? (
         <p className="cited-preview__care" data-care={care}>
           {careWords[care].preview}

@@ -158,7 +158,9 @@ describe("CitedAnswer: previews and keyboard", () => {
     expect(preview.textContent).toContain("R-intro.pdf");
     expect(preview.textContent).toContain("page 23");
     expect(preview.textContent).toContain("R is an integrated suite of software facilities");
-    expect(preview.textContent).toContain("Backed by this source: 93%.");
+    // A recorded answer from before claims said how they are backed: nothing is claimed about it.
+    expect(preview.textContent).not.toMatch(/Backed|Quoted|supported/);
+    expect(answerText().querySelector("[data-care]")).toBeNull();
     expect(answerText().querySelector('[data-claim="1"]')?.hasAttribute("data-active")).toBe(true);
     expect(button.getAttribute("aria-describedby")).toBe(preview.id);
 

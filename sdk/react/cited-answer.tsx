@@ -229,7 +229,7 @@ export function CitedAnswer(props: CitedAnswerProps) {
         <div className="cited-answer__text" data-testid="cited-answer-text">
           {pieces.map(renderPiece)}
         </div>
-        {cares.size > 0 && answer.phase === "done" ? (
+        {cares.size > 0 && (answer.phase === "done" || props.partial === true) ? (
           <ul
             className="cited-answer__legend"
             aria-label="What the underlines mean"

@@ -99,8 +99,10 @@ export function claimCare(
   claim: Pick<Claim, "support" | "relevance">,
   bestRelevance: number,
 ): ClaimCare | null {
+  // An answer stored before the two signals: its "support" measured relevance, so it says nothing of backing.
+  if (claim.relevance === undefined) return null;
   if (claim.support < backedSupport) return "check_source";
-  if (claim.relevance !== undefined && claim.relevance < relatedShare * bestRelevance) return "related";
+  if (claim.relevance < relatedShare * bestRelevance) return "related";
   return null;
 }
 
@@ -122,8 +124,9 @@ export const careWords: Record<ClaimCare, { preview: string; legend: string }> =
   },
 };
 
-/** How the cited text backs a claim, in words: quoted, or backed to a share. */
-export function backingWords(claim: Pick<Claim, "support" | "verbatim">): string {
+/** How the cited text backs a claim, in words: quoted, or backed to a share; null for an answer stored before it was said. */
+export function backingWords(claim: Pick<Claim, "support" | "relevance" | "verbatim">): string | null {
+  if (claim.relevance === undefined) return null;
   return claim.verbatim
     ? "Quoted word for word from this source."
     : `Backed by this source: ${Math.round(claim.support * 100)}%.`;

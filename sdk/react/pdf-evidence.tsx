@@ -6,13 +6,19 @@
  * once more when the failure may pass, then stops and says why, offering "Try again" (after a
  * wait that doubles each time) only where trying again can help.
  */
-import { lazy, type ReactNode, Suspense, use, useEffect, useState } from "react";
+import { lazy, type ReactNode, Suspense, use, useEffect, useRef, useState } from "react";
 import { ApiTimeoutError, CitedApiError, type PdfHighlightReference, pdfLocation } from "../core/index.ts";
 import { CloseEvidenceButton, closeOnEscape } from "./close-evidence-button.tsx";
 import { EvidenceBoundary } from "./evidence-boundary.tsx";
 import { fileNameBeside, pageLabel, pageRangeLabel, sourceName } from "./evidence-labels.ts";
 import { describePdfFailure } from "./pdf-load-failure.ts";
-import { forgetPdfSlice, type LoadPdf, loadPdfSlice, slicePageCount } from "./pdf-slice-cache.ts";
+import {
+  forgetFailedPdfSlice,
+  forgetPdfSlice,
+  type LoadPdf,
+  loadPdfSlice,
+  slicePageCount,
+} from "./pdf-slice-cache.ts";
 import type { PdfDocumentOptions } from "./pdf-slice-viewer.tsx";
 import { type PdfZoom, stepFrom } from "./pdf-zoom.ts";
 import { useIsClient } from "./use-is-client.ts";
@@ -58,7 +64,14 @@ export function PdfEvidence({
   className,
 }: PdfEvidenceProps) {
   const isClient = useIsClient();
+  const root = useRef<HTMLElement>(null);
   const sliceKey = `${authScope}\u0000${messageId}\u0000${reference.id}`;
+  // A failure is kept while the evidence is open (nothing re-rendering it asks again); closed, it is
+  // forgotten, so opening it later (signed in again, the service back) asks once more.
+  useEffect(
+    () => () => forgetFailedPdfSlice(authScope, { messageId, referenceId: reference.id }),
+    [authScope, messageId, reference.id],
+  );
   const [retries, setRetries] = useState({ sliceKey, count: 0 });
   const attempt = retries.sliceKey === sliceKey ? retries.count : 0;
   // It opens on the cited lines, large enough to read where the panel is narrow.
@@ -80,6 +93,8 @@ export function PdfEvidence({
 
   return (
     <section
+      ref={root}
+      tabIndex={-1}
       className={["cited-root", "cited-pdf", className].filter(Boolean).join(" ")}
       aria-label={`${sourceName(reference)}, ${pages}`}
       data-testid="cited-pdf-evidence"
@@ -143,6 +158,8 @@ export function PdfEvidence({
               onRetry={() => {
                 forgetPdfSlice(authScope, { messageId, referenceId: reference.id });
                 setRetries({ sliceKey, count: attempt + 1 });
+                // The button goes with the failure: keyboard focus stays in the evidence.
+                root.current?.focus();
               }}
             />
           )}
@@ -184,16 +201,14 @@ function LoadedPdf({
   placeholder,
   documentOptions,
 }: LoadedPdfProps) {
+  // Thrown before the slice is read: React renders a throwing component once more before the boundary
+  // shows, and a read then would start a new load. "Try again" forgets the bytes and loads them afresh.
+  const [renderError, setRenderError] = useState<Error | null>(null);
+  if (renderError) throw renderError;
   const slice = use(
     loadPdfSlice(authScope, { messageId, referenceId: reference.id }, retryingOnce(timingOut(loadPdf))),
   );
   const location = pdfLocation(reference, slice.sliceStart);
-  const [renderError, setRenderError] = useState<Error | null>(null);
-  if (renderError) {
-    // Bytes pdfjs cannot draw are not kept: "Try again" loads them afresh.
-    forgetPdfSlice(authScope, { messageId, referenceId: reference.id });
-    throw renderError;
-  }
   if (location === null) throw new Error("not a PDF reference");
   return (
     <Suspense fallback={placeholder}>
@@ -258,9 +273,12 @@ function PdfFailure({ error, failures, onRetry }: { error: unknown; failures: nu
   const failure = describePdfFailure(error, failures);
   const secondsLeft = useCountdown(failure.retryAfterSeconds ?? 0);
   return (
-    <div className="cited-pdf__failure" role="alert" data-testid="cited-pdf-error">
-      <p>{failure.message}</p>
-      {failure.requestId ? <p className="cited-muted">Request id: {failure.requestId}</p> : null}
+    <div className="cited-pdf__failure" data-testid="cited-pdf-error">
+      {/* The button's countdown stays out of the alert, which is read out once. */}
+      <div role="alert">
+        <p>{failure.message}</p>
+        {failure.requestId ? <p className="cited-muted">Request id: {failure.requestId}</p> : null}
+      </div>
       {failure.retryAfterSeconds === null ? null : (
         <button type="button" className="cited-button" disabled={secondsLeft > 0} onClick={onRetry}>
           {secondsLeft > 0 ? `Try again in ${secondsLeft} s` : "Try again"}

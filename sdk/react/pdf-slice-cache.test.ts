@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
+  forgetFailedPdfSlice,
   forgetPdfSlice,
   forgetPdfSlices,
   type LoadPdf,
@@ -51,6 +52,19 @@ describe("PDF slices per account", () => {
     expect(load).toHaveBeenCalledTimes(1);
     forgetPdfSlice("app:tenant:alice", request);
     expect(textOf(await loadPdfSlice("app:tenant:alice", request, load))).toBe("%PDF alice");
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it("forgets a failed load when the evidence closes, and keeps a loaded slice", async () => {
+    const load = vi
+      .fn<LoadPdf>()
+      .mockRejectedValueOnce(new Error("signed out"))
+      .mockResolvedValueOnce(sliceOf("alice"));
+    await expect(loadPdfSlice("app:tenant:alice", request, load)).rejects.toThrow("signed out");
+    forgetFailedPdfSlice("app:tenant:alice", request);
+    expect(textOf(await loadPdfSlice("app:tenant:alice", request, load))).toBe("%PDF alice");
+    forgetFailedPdfSlice("app:tenant:alice", request);
+    await loadPdfSlice("app:tenant:alice", request, load);
     expect(load).toHaveBeenCalledTimes(2);
   });
 

@@ -40,6 +40,8 @@ export type LoadPdf = (
 /** Slices kept at once across accounts; a long chat cites more, and the oldest are loaded again. */
 const capacity = 24;
 const slices = new Map<string, Promise<PdfSlice>>();
+/** Keys of the entries whose load failed. */
+const failed = new Set<string>();
 
 function cacheKey(authScope: string, request: PdfSliceRequest): string {
   return JSON.stringify([authScope, request.messageId, request.referenceId, request.page ?? null]);
@@ -66,20 +68,33 @@ export function loadPdfSlice(
   const options = request.page === undefined ? {} : { page: request.page };
   const loading = loadPdf(request.messageId, request.referenceId, options);
   slices.set(key, loading);
-  // The failure stays in the entry for whoever reads it; this handler only keeps an entry that
+  // The failure stays in the entry for whoever reads it; this handler notes it, and keeps an entry that
   // nobody has read yet from being reported as an unhandled rejection.
-  loading.catch(() => undefined);
+  loading.catch(() => {
+    if (slices.get(key) === loading) failed.add(key);
+  });
   while (slices.size > capacity) {
     const oldest = slices.keys().next().value;
     if (oldest === undefined) break;
     slices.delete(oldest);
+    failed.delete(oldest);
   }
   return loading;
 }
 
 /** Drops one cached slice or failure, so that the next call loads it again: "Try again". */
 export function forgetPdfSlice(authScope: string, request: PdfSliceRequest): void {
-  slices.delete(cacheKey(authScope, request));
+  const key = cacheKey(authScope, request);
+  slices.delete(key);
+  failed.delete(key);
+}
+
+/**
+ * Drops the entry only if its load failed: when the evidence closes, so that opening it again (after
+ * signing in again, or once the service is back) asks once more, while nothing re-rendering it can.
+ */
+export function forgetFailedPdfSlice(authScope: string, request: PdfSliceRequest): void {
+  if (failed.has(cacheKey(authScope, request))) forgetPdfSlice(authScope, request);
 }
 
 /**
@@ -91,6 +106,9 @@ export function forgetPdfSlice(authScope: string, request: PdfSliceRequest): voi
  */
 export function forgetPdfSlices(authScope?: string): void {
   for (const key of [...slices.keys()]) {
-    if (authScope === undefined || (JSON.parse(key) as unknown[])[0] === authScope) slices.delete(key);
+    if (authScope === undefined || (JSON.parse(key) as unknown[])[0] === authScope) {
+      slices.delete(key);
+      failed.delete(key);
+    }
   }
 }

@@ -18,8 +18,8 @@ const linesMargin = 0.04;
 /** The scale at which the cited lines (the first page's boxes) fill the panel's width, never below the page's width. */
 export function linesScale(span: Pick<PdfSpanLocation, "rects" | "pageWidth"> | undefined): number {
   if (span === undefined || span.rects.length === 0) return 1;
-  const left = Math.min(...span.rects.map((rect) => rect[0]));
-  const right = Math.max(...span.rects.map((rect) => rect[2]));
+  const left = Math.min(...span.rects.map((rect) => Math.min(rect[0], rect[2])));
+  const right = Math.max(...span.rects.map((rect) => Math.max(rect[0], rect[2])));
   const wanted = span.pageWidth / (right - left + 2 * linesMargin * span.pageWidth);
   return Math.min(maxScale, Math.max(1, Math.round(wanted * 100) / 100));
 }

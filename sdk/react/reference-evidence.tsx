@@ -169,8 +169,8 @@ function InContext({ context }: { context: TextContext }) {
 }
 
 function TableEvidence({ columns, rows, quote }: { columns: string[]; rows: string[][]; quote: string }) {
-  // The quote holds the cited rows as the service reads them: "column: value; …".
-  const cited = rows.map((row) => quote.includes(rowSentence(columns, row)));
+  // The quote holds the cited rows as the service reads them ("column: value; …"), a space between two.
+  const cited = rows.map((row) => ` ${quote} `.includes(` ${rowSentence(columns, row)} `));
   const wrap = useRef<HTMLElement>(null);
   const firstCited = useRef<HTMLTableRowElement>(null);
   // The table scrolls to the cited row inside its own frame; the page around it stays where it is.

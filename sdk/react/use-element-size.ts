@@ -10,7 +10,7 @@ export function useElementSize(element: HTMLElement | null): ElementSize {
   const [size, setSize] = useState<ElementSize>({ width: 0, height: 0 });
   useEffect(() => {
     if (element === null) return;
-    setSize({ width: element.clientWidth, height: element.clientHeight });
+    // The observer reports the content box at once on observing (clientWidth would count the padding).
     const observer = new ResizeObserver(([entry]) => {
       if (entry) setSize({ width: entry.contentRect.width, height: entry.contentRect.height });
     });

@@ -67,6 +67,8 @@ describe("a slice of a page with links", () => {
         link(PDFString.of("javascript:alert(1)")),
         link(PDFHexString.fromText("file:///etc/passwd")),
         link(PDFString.of("  data:text/html,hello")),
+        // An address kept as an object of its own, which a byte scan sees only as a reference.
+        link(context.register(PDFString.of("javascript:alert(2)"))),
         link(PDFString.of("https://docs.example.test/safe")),
       ]),
     );
@@ -80,6 +82,21 @@ describe("a slice of a page with links", () => {
     expect(text).not.toContain(PDFHexString.fromText("file:///etc/passwd").toString());
     expect(text).toContain("https://docs.example.test/safe");
     expect(mayCarryActions(after)).toBe(false);
+  });
+});
+
+describe("the quick check for slices that need cleaning", () => {
+  it("flags a link whose address is an object of its own, which bytes cannot show to be http(s)", async () => {
+    const document = await PDFDocument.create();
+    const page = document.addPage([400, 300]);
+    const { context } = document;
+    const address = context.register(PDFString.of("javascript:alert(3)"));
+    const action = context.obj({ S: "URI", URI: address });
+    page.node.set(
+      PDFName.of("Annots"),
+      context.obj([context.obj({ Type: "Annot", Subtype: "Link", Rect: [0, 0, 10, 10], A: action })]),
+    );
+    expect(mayCarryActions(await document.save({ useObjectStreams: false }))).toBe(true);
   });
 });
 

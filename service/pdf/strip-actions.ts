@@ -33,11 +33,12 @@ const actionKind = PDFName.of("S");
 const uriKey = PDFName.of("URI");
 
 /**
- * Bytes that may name an active action, or a link whose address is a hex string or a literal one that
- * does not start with http(s); a slice without them (saved without object streams) needs no cleaning.
+ * Bytes that may name an active action, or a link whose address is a hex string, a literal one that does
+ * not start with http(s), or an object of its own; a slice without them (saved without object streams)
+ * needs no cleaning.
  */
 const activeMarker = new RegExp(
-  `/(${[...activeActions, "JS", "AA", "OpenAction"].join("|")})\\b|/URI\\s*(<|\\((?!https?:))`,
+  `/(${[...activeActions, "JS", "AA", "OpenAction"].join("|")})\\b|/URI\\s*(<|\\((?!https?:)|\\d+\\s+\\d+\\s+R)`,
   "i",
 );
 
