@@ -36,6 +36,10 @@ test("on a phone the chat fits the screen, a citation opens its PDF page in a fu
   test
     .info()
     .annotations.push({ type: "cited line height", description: `${await evidence.citedLineHeight()} px` });
+  // The page's lines are small at a phone's width: the quote is there in readable type too.
+  const quote = evidence.root.getByTestId("cited-pdf-quote");
+  await expect(quote).toBeVisible();
+  await expect(quote).toContainText(delayedQueueQuestion.firstSentence);
   await expect(evidence.closeButton).toBeInViewport();
   expect(await horizontalOverflow(page), "the sheet scrolls sideways").toBe(0);
   await page.screenshot({ path: test.info().outputPath("phone-evidence-sheet.png") });

@@ -148,6 +148,11 @@ export function PdfEvidence({
           {onClose ? <CloseEvidenceButton onClose={onClose} /> : null}
         </div>
       </header>
+      {/* On a phone the cited lines fill the sheet's width at a small size: the quote is here in readable type. */}
+      <details className="cited-pdf__quote" open data-testid="cited-pdf-quote">
+        <summary>Quoted text</summary>
+        <blockquote>{reference.quote}</blockquote>
+      </details>
       {isClient ? (
         <EvidenceBoundary
           key={`${sliceKey}\u0000${attempt}`}
