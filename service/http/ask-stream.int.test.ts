@@ -185,17 +185,25 @@ describe("session memory", () => {
     expect(pagesCited(followUp)).toContain(193);
   });
 
-  it("refuses another id_user reusing a session with 403, and keeps serving its owner", async () => {
-    const session = randomUUID();
-    await ask(splitQuestion, session, "owner");
-    const response = await callPublic(fixture.url, {
-      path: publicPaths.ask(fixture.assistant.id, session),
-      key,
-      body: { id_user: "intruder", message: joinQuestion },
-    });
-    await expectProblem(response, 403, "forbidden");
-    expect(pagesCited(await ask(joinQuestion, session, "owner"))).toContain(193);
-  });
+  // A UUID in any letter case names one session: a host that upper-cases its ids keeps its memory, and
+  // two spellings of one session never belong to two users.
+  it.each([
+    ["in the same spelling", (session: string) => session],
+    ["in another letter case", (session: string) => session.toUpperCase()],
+  ])(
+    "refuses another id_user reusing a session %s with 403, and keeps serving its owner",
+    async (_, spelling) => {
+      const session = randomUUID();
+      await ask(splitQuestion, spelling(session) as typeof session, "owner");
+      const response = await callPublic(fixture.url, {
+        path: publicPaths.ask(fixture.assistant.id, session),
+        key,
+        body: { id_user: "intruder", message: joinQuestion },
+      });
+      await expectProblem(response, 403, "forbidden");
+      expect(pagesCited(await ask(joinQuestion, session, "owner"))).toContain(193);
+    },
+  );
 });
 
 describe("reading a real stream in any chunking", () => {

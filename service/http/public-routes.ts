@@ -61,15 +61,17 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
         errors: [{ path: "external_session", message: "must be a UUID" }],
       });
     }
+    // A UUID in any letter case names one session: stored and compared in its lower-case spelling.
+    const sessionId = session.data.toLowerCase();
     const input = parseWith(askRequestSchema, await readJsonBody(context.req.raw, bodyLimit));
-    const owner = await store.sessions.owner(assistantId, session.data, input.id_user);
+    const owner = await store.sessions.owner(assistantId, sessionId, input.id_user);
     if (owner !== input.id_user)
       throw new HttpProblem(403, "forbidden", "This session belongs to another user.");
     const index = await dependencies.indexes.get(assistantId);
     const semantic = await semanticSearch(assistantId);
     const ask = {
       assistantId,
-      session: session.data,
+      session: sessionId,
       user: input.id_user,
       message: input.message,
       detail: input.detail_level ?? "BALANCED",
@@ -168,7 +170,7 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
     if (
       payload.reference !== input.id_reference ||
       payload.user !== input.id_user ||
-      payload.session !== input.external_session
+      payload.session !== input.external_session.toLowerCase()
     ) {
       throw new HttpProblem(403, "forbidden", "The token was issued for another reference, user or session.");
     }
