@@ -52,8 +52,10 @@ export function createPdfTokens(secret: string, ttlSeconds: number, now: () => n
     verify(token: string): VerifiedToken {
       const [body, signature, extra] = token.split(".");
       if (!body || !signature || extra !== undefined) return { valid: false };
-      const given = Buffer.from(signature, "base64url");
-      const expected = sign(body);
+      // Compared as written, in constant time: base64url leaves spare bits in the last character (and
+      // padding is optional), so comparing decoded bytes would accept several spellings of one token.
+      const given = Buffer.from(signature);
+      const expected = Buffer.from(sign(body).toString("base64url"));
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { valid: false };
       let decoded: unknown;
       try {
