@@ -10,6 +10,7 @@ import {
   type RankedPassage,
   sentenceKey,
 } from "./engine.ts";
+import { heldWeight, lexicalSupport, questionWeights } from "./question-coverage.ts";
 
 export interface Composition {
   claims: ComposedClaim[];
@@ -130,24 +131,18 @@ export function composeAnswer(
 ): Composition {
   const settings = options.settings ?? defaultEngineSettings;
   const rerank = rerankSignals(options.rerankScores, settings);
-  const weights = new Map(query.map((term) => [term.term, term.weight * idf(term.term)]));
-  const total = [...weights.values()].reduce((sum, weight) => sum + weight, 0);
+  const { weights, total } = questionWeights(query, idf);
   if (total === 0 || ranked.length === 0) return { claims: [], refusal: true, bestSupport: 0 };
 
   const topScore = ranked[0]!.score || 1;
   const candidates: Candidate[] = [];
   ranked.forEach(({ passage, score }, passageIndex) => {
     const sentenceTerms = passage.sentences.map((sentence) => new Set(analyze(sentence.text)));
-    const headingTerms = new Set(analyze(passage.heading));
-    const passageTerms = new Set(sentenceTerms.flatMap((terms) => [...terms]));
+    // A sentence's heading and neighbours: the terms of the heading and of the whole passage.
+    const around = new Set([...analyze(passage.heading), ...sentenceTerms.flatMap((terms) => [...terms])]);
     sentenceTerms.forEach((terms, sentence) => {
-      let own = 0;
-      let context = 0;
-      for (const [term, weight] of weights) {
-        if (terms.has(term)) own += weight;
-        else if (headingTerms.has(term) || passageTerms.has(term)) context += weight;
-      }
-      const coverage = own / total;
+      const held = heldWeight(weights, terms, around);
+      const coverage = held.own / total;
       const sentenceVector = options.vectors?.passages.get(passage.id)?.[sentence + 1];
       const cosine = sentenceVector && options.vectors ? dot(options.vectors.question, sentenceVector) : 0;
       const { none, full } = settings.semanticSupport;
@@ -156,9 +151,9 @@ export function composeAnswer(
       const withNext = `${text} ${passage.sentences[sentence + 1]?.text ?? ""}`;
       // A date or quantity question is not answered by a sentence that holds none.
       const typeFactor = satisfies(withNext, options.expected ?? null) ? 1 : 0.5;
-      const lexicalSupport = Math.min(1, coverage + (settings.contextCredit * context) / total);
+      const lexical = lexicalSupport(held, total, settings.contextCredit);
       const key = sentenceKey(passage.id, sentence);
-      const support = typeFactor * Math.max(lexicalSupport, semanticSupport, rerank.support(key));
+      const support = typeFactor * Math.max(lexical, semanticSupport, rerank.support(key));
       const baseScore =
         support +
         settings.passageWeight * (score / topScore) +

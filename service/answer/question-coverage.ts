@@ -1,11 +1,48 @@
 /**
- * How directly a text answers the question: the share of the question's weighted terms the text holds,
- * with a part of the credit for terms only its heading or neighbours hold (the extractive engine's
- * lexical measure, so the two engines' claims are scored alike).
+ * How much of what the question asks a text holds: the question's terms weighted by rarity, the weight a
+ * text holds itself, and the weight held only around it (its heading, its neighbours). The extractive
+ * engine ranks sentences by it, and the LLM engine scores its claims' relevance the same way.
  */
-import type { WeightedTerm } from "../index/analyzer.ts";
-import { analyze } from "../index/analyzer.ts";
+import { analyze, type WeightedTerm } from "../index/analyzer.ts";
 
+export interface QuestionWeights {
+  weights: ReadonlyMap<string, number>;
+  total: number;
+}
+
+export function questionWeights(
+  terms: readonly WeightedTerm[],
+  idf: (term: string) => number,
+): QuestionWeights {
+  const weights = new Map(terms.map((term) => [term.term, term.weight * idf(term.term)]));
+  return { weights, total: [...weights.values()].reduce((sum, weight) => sum + weight, 0) };
+}
+
+/** The question's weight `own` holds, and the weight only `around` holds. */
+export function heldWeight(
+  weights: ReadonlyMap<string, number>,
+  own: ReadonlySet<string>,
+  around: ReadonlySet<string>,
+): { own: number; around: number } {
+  let held = 0;
+  let nearby = 0;
+  for (const [term, weight] of weights) {
+    if (own.has(term)) held += weight;
+    else if (around.has(term)) nearby += weight;
+  }
+  return { own: held, around: nearby };
+}
+
+/** The lexical measure, 0–1: the share held, with `contextCredit` of the share held only around. */
+export function lexicalSupport(
+  held: { own: number; around: number },
+  total: number,
+  contextCredit: number,
+): number {
+  return Math.min(1, held.own / total + (contextCredit * held.around) / total);
+}
+
+/** How directly `text` (under `context`) answers the question, 0–1. */
 export function questionCoverage(
   terms: readonly WeightedTerm[],
   idf: (term: string) => number,
@@ -13,15 +50,8 @@ export function questionCoverage(
   context: string,
   contextCredit: number,
 ): number {
-  const own = new Set(analyze(text));
-  const around = new Set(analyze(context));
-  let total = 0;
-  let held = 0;
-  for (const { term, weight } of terms) {
-    const weighted = weight * idf(term);
-    total += weighted;
-    if (own.has(term)) held += weighted;
-    else if (around.has(term)) held += contextCredit * weighted;
-  }
-  return total === 0 ? 0 : Math.min(1, held / total);
+  const { weights, total } = questionWeights(terms, idf);
+  if (total === 0) return 0;
+  const held = heldWeight(weights, new Set(analyze(text)), new Set(analyze(context)));
+  return lexicalSupport(held, total, contextCredit);
 }
