@@ -6,8 +6,8 @@ import {
   backingWords,
   type ClaimCare,
   careWords,
-  fileNameBeside,
   referenceLocation,
+  sourceDetails,
   sourceName,
 } from "./evidence-labels.ts";
 
@@ -44,7 +44,8 @@ export function CitationPreview(props: CitationPreviewProps) {
   const current = sources[index];
   if (current === undefined) return null;
   const { reference, number } = current;
-  const location = referenceLocation(reference);
+  const details = sourceDetails(reference, referenceLocation(reference));
+  const backing = claim ? backingWords(claim) : null;
   const many = sources.length > 1;
 
   return (
@@ -71,14 +72,10 @@ export function CitationPreview(props: CitationPreviewProps) {
       <p className="cited-preview__source">
         {number === null ? null : <span className="cited-preview__number">{number}</span>}
         <span className="cited-preview__title">{sourceName(reference)}</span>
-        {location || fileNameBeside(reference) ? (
-          <span className="cited-preview__location">
-            {[fileNameBeside(reference), location].filter(Boolean).join(" · ")}
-          </span>
-        ) : null}
+        {details ? <span className="cited-preview__location">{details}</span> : null}
       </p>
       <blockquote className="cited-preview__quote">{reference.quote}</blockquote>
-      {claim && backingWords(claim) ? <p className="cited-preview__support">{backingWords(claim)}</p> : null}
+      {backing ? <p className="cited-preview__support">{backing}</p> : null}
       {care ? (
         <p className="cited-preview__care" data-care={care}>
           {careWords[care].preview}

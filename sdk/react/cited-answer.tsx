@@ -10,7 +10,7 @@ import type { AnswerState, Claim, Reference } from "../core/index.ts";
 import { AnswerNotices } from "./answer-notices.tsx";
 import { type AnswerPiece, answerPieces, type ChipPiece, type NumberedReference } from "./answer-pieces.ts";
 import { CitationPreview, type PreviewPosition } from "./citation-preview.tsx";
-import { bestRelevance, careWords, citationLabel, claimCare, sourceName } from "./evidence-labels.ts";
+import { careWords, citationLabel, claimCares, sourceName } from "./evidence-labels.ts";
 import type { LoadPdf } from "./pdf-slice-cache.ts";
 import type { PdfDocumentOptions } from "./pdf-slice-viewer.tsx";
 import { ReferenceEvidence, type RenderEvidence } from "./reference-evidence.tsx";
@@ -67,13 +67,7 @@ export function CitedAnswer(props: CitedAnswerProps) {
   const { answer, messageId, onOpenEvidence } = props;
   const pieces = useMemo(() => answerPieces(answer), [answer]);
   const citations = useMemo(() => citationsOf(pieces), [pieces]);
-  const best = bestRelevance(Object.values(answer.claims));
-  const cares = new Set(
-    Object.values(answer.claims).flatMap((claim) => {
-      const care = claimCare(claim, best);
-      return care === null ? [] : [care];
-    }),
-  );
+  const cares = claimCares(Object.values(answer.claims));
   const root = useRef<HTMLDivElement>(null);
   const previewId = useId();
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -199,13 +193,13 @@ export function CitedAnswer(props: CitedAnswerProps) {
         <span key={piece.key}>{citationButton(citations.get(piece.key) ?? chipCitation(piece), "chip")}</span>
       );
     }
-    const care = piece.claim ? claimCare(piece.claim, best) : null;
+    const care = cares.get(piece.n);
     return (
       <span key={piece.key}>
         <span
           className="cited-claim"
           data-claim={piece.n}
-          data-care={care ?? undefined}
+          data-care={care}
           data-open={openClaim === piece.n ? "" : undefined}
           data-active={activeKey === piece.key ? "" : undefined}
         >
@@ -235,7 +229,7 @@ export function CitedAnswer(props: CitedAnswerProps) {
             aria-label="What the underlines mean"
             data-testid="cited-legend"
           >
-            {[...cares].map((care) => (
+            {[...new Set(cares.values())].map((care) => (
               <li key={care} data-care={care}>
                 {careWords[care].legend}
               </li>
@@ -249,7 +243,7 @@ export function CitedAnswer(props: CitedAnswerProps) {
           sources={previewed.sources}
           index={Math.min(preview.index, previewed.sources.length - 1)}
           claim={previewed.claim}
-          care={previewed.claim ? claimCare(previewed.claim, best) : null}
+          care={previewed.claim ? (cares.get(previewed.claim.n) ?? null) : null}
           position={preview.position}
           openHint={messageId === null ? "Opens once the answer is saved" : null}
           onStep={(index) => setPreview((shown) => (shown ? { ...shown, index } : shown))}

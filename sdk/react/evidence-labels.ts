@@ -4,10 +4,8 @@ import type { Claim, PdfSpan, Reference } from "../core/index.ts";
 /** A page of a PDF: its 0-based index in the file, and the label printed on it where the PDF defines one. */
 export type PageOfFile = Pick<PdfSpan, "page_index"> & { page_label?: string | null | undefined };
 
-const printedLabel = (page: PageOfFile): string | null =>
-  page.page_label === undefined || page.page_label === null || page.page_label === String(page.page_index + 1)
-    ? null
-    : page.page_label;
+const printedLabel = ({ page_index, page_label = null }: PageOfFile): string | null =>
+  page_label === String(page_index + 1) ? null : page_label;
 
 /**
  * A page as a person finds it: the printed label and the file's page where they differ, else the
@@ -70,9 +68,13 @@ export function sourceName(reference: Reference): string {
   return typeof title === "string" && title.trim() !== "" ? title : reference.title;
 }
 
-/** The file's name where the source is shown by another name, for a line under it; else null. */
-export function fileNameBeside(reference: Reference): string | null {
-  return sourceName(reference) === reference.title ? null : reference.title;
+/**
+ * The line under a source's name: its file's name where it is shown by another name, then `details`
+ * (a heading, a page), joined by " · "; empty when there is nothing to say.
+ */
+export function sourceDetails(reference: Reference, ...details: Array<string | null>): string {
+  const fileName = sourceName(reference) === reference.title ? null : reference.title;
+  return [fileName, ...details].filter(Boolean).join(" · ");
 }
 
 /** "Source 2: An Introduction to R, page 12": what a screen reader says for a citation. */
@@ -94,23 +96,23 @@ const backedSupport = 0.7;
 /** A claim under this share of the answer's best relevance is context around the answer. */
 const relatedShare = 0.5;
 
-/** `bestRelevance`: the highest relevance among the answer's claims. */
-export function claimCare(
-  claim: Pick<Claim, "support" | "relevance">,
-  bestRelevance: number,
-): ClaimCare | null {
-  // An answer stored before the two signals: its "support" measured relevance, so it says nothing of backing.
-  if (claim.relevance === undefined) return null;
-  if (claim.support < backedSupport) return "check_source";
-  if (claim.relevance < relatedShare * bestRelevance) return "related";
-  return null;
-}
-
-/** The highest relevance among `claims` (0 when none says). */
-export function bestRelevance(claims: Iterable<Pick<Claim, "relevance">>): number {
-  let best = 0;
-  for (const claim of claims) best = Math.max(best, claim.relevance ?? 0);
-  return best;
+/**
+ * The care each of an answer's claims needs, by claim number (claims that need none are left out).
+ * Relevance is judged against the answer's most relevant claim.
+ */
+export function claimCares(
+  claims: Iterable<Pick<Claim, "n" | "support" | "relevance">>,
+): Map<number, ClaimCare> {
+  const all = [...claims];
+  const best = Math.max(0, ...all.map((claim) => claim.relevance ?? 0));
+  const cares = new Map<number, ClaimCare>();
+  for (const claim of all) {
+    // An answer stored before the two signals: its "support" measured relevance, so it says nothing of backing.
+    if (claim.relevance === undefined) continue;
+    if (claim.support < backedSupport) cares.set(claim.n, "check_source");
+    else if (claim.relevance < relatedShare * best) cares.set(claim.n, "related");
+  }
+  return cares;
 }
 
 export const careWords: Record<ClaimCare, { preview: string; legend: string }> = {

@@ -11,16 +11,16 @@ export {
 export { CitedAnswer, type CitedAnswerProps, type OpenedEvidence } from "./cited-answer.tsx";
 export {
   backingWords,
-  bestRelevance,
   type ClaimCare,
   careWords,
   citationLabel,
-  claimCare,
+  claimCares,
   clockTime,
   type PageOfFile,
   pageLabel,
   pageRangeLabel,
   referenceLocation,
+  sourceDetails,
   sourceName,
 } from "./evidence-labels.ts";
 export { PdfEvidence, type PdfEvidenceProps } from "./pdf-evidence.tsx";

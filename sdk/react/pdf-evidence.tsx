@@ -10,7 +10,7 @@ import { lazy, type ReactNode, Suspense, use, useEffect, useRef, useState } from
 import { ApiTimeoutError, CitedApiError, type PdfHighlightReference, pdfLocation } from "../core/index.ts";
 import { CloseEvidenceButton, closeOnEscape } from "./close-evidence-button.tsx";
 import { EvidenceBoundary } from "./evidence-boundary.tsx";
-import { fileNameBeside, pageLabel, pageRangeLabel, sourceName } from "./evidence-labels.ts";
+import { pageLabel, pageRangeLabel, sourceDetails, sourceName } from "./evidence-labels.ts";
 import { describePdfFailure } from "./pdf-load-failure.ts";
 import {
   forgetFailedPdfSlice,
@@ -103,9 +103,7 @@ export function PdfEvidence({
       <header className="cited-pdf__header">
         <div className="cited-pdf__heading">
           <h3 className="cited-pdf__title">{sourceName(reference)}</h3>
-          <p className="cited-pdf__page-label">
-            {[fileNameBeside(reference), pages].filter(Boolean).join(" · ")}
-          </p>
+          <p className="cited-pdf__page-label">{sourceDetails(reference, pages)}</p>
         </div>
         <div className="cited-pdf__toolbar" role="toolbar" aria-label="Zoom">
           <button

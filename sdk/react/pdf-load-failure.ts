@@ -18,7 +18,7 @@ export interface PdfLoadFailure {
 }
 
 /** The wait before trying again after `failures` failed tries: 2 s, then twice as long each time, at most 30 s. */
-export function backoffSeconds(failures: number): number {
+function backoffSeconds(failures: number): number {
   return Math.min(30, 2 * 2 ** Math.max(0, failures - 1));
 }
 
@@ -43,7 +43,7 @@ export function describePdfFailure(error: unknown, failures: number): PdfLoadFai
     return final("The link to this page has expired. Ask the question again to see the page.");
   }
   if (RateLimitError.isInstance(error)) {
-    return passing("Too many requests just now.", error.retryAfterSeconds ?? backoffSeconds(failures));
+    return passing("Too many requests just now.", error.retryAfterSeconds ?? undefined);
   }
   if (ApiTimeoutError.isInstance(error)) return passing("The page took too long to load.");
   if (ApiConnectionError.isInstance(error))

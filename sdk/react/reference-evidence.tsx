@@ -7,7 +7,7 @@
 import { type ReactNode, useEffect, useRef } from "react";
 import { type Reference, rowSentence, type TextContext } from "../core/index.ts";
 import { CloseEvidenceButton, closeOnEscape } from "./close-evidence-button.tsx";
-import { clockTime, fileNameBeside, referenceLocation, sourceName } from "./evidence-labels.ts";
+import { clockTime, referenceLocation, sourceDetails, sourceName } from "./evidence-labels.ts";
 import { PdfEvidence } from "./pdf-evidence.tsx";
 import type { LoadPdf } from "./pdf-slice-cache.ts";
 import type { PdfDocumentOptions } from "./pdf-slice-viewer.tsx";
@@ -73,6 +73,7 @@ function TextEvidenceFrame({
 }) {
   const location = referenceLocation(reference);
   const heading = typeof reference.metadata.heading === "string" ? reference.metadata.heading : null;
+  const details = sourceDetails(reference, heading, location);
   return (
     <section
       className={["cited-root", "cited-evidence", className].filter(Boolean).join(" ")}
@@ -84,11 +85,7 @@ function TextEvidenceFrame({
       <header className="cited-evidence__header">
         <div>
           <h3 className="cited-evidence__title">{sourceName(reference)}</h3>
-          {heading || location || fileNameBeside(reference) ? (
-            <p className="cited-muted">
-              {[fileNameBeside(reference), heading, location].filter(Boolean).join(" · ")}
-            </p>
-          ) : null}
+          {details ? <p className="cited-muted">{details}</p> : null}
         </div>
         {onClose ? <CloseEvidenceButton onClose={onClose} /> : null}
       </header>
