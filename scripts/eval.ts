@@ -252,6 +252,7 @@ async function evaluate(mode: Mode) {
     };
     // Parameters are fitted on the odd ids and reported on the even ones as well as on the whole.
     const idNumber = (row: EvalRow) => Number(row.id.replace(/\D/g, ""));
+    const latency = (of: (row: EvalRow) => number, share: number) => percentile(rows.map(of), share);
     const metrics = {
       model: mode.model,
       reranker: mode.reranker,
@@ -262,26 +263,11 @@ async function evaluate(mode: Mode) {
         even_ids: askMetrics(rows.filter((row) => idNumber(row) % 2 === 0)),
       },
       latency_ms: {
-        rag_p50: percentile(
-          rows.map((row) => row.ragMs),
-          0.5,
-        ),
-        rag_p95: percentile(
-          rows.map((row) => row.ragMs),
-          0.95,
-        ),
-        ask_p50: percentile(
-          rows.map((row) => row.askMs),
-          0.5,
-        ),
-        ask_p95: percentile(
-          rows.map((row) => row.askMs),
-          0.95,
-        ),
-        first_line_p50: percentile(
-          rows.map((row) => row.firstLineMs ?? 0),
-          0.5,
-        ),
+        rag_p50: latency((row) => row.ragMs, 0.5),
+        rag_p95: latency((row) => row.ragMs, 0.95),
+        ask_p50: latency((row) => row.askMs, 0.5),
+        ask_p95: latency((row) => row.askMs, 0.95),
+        first_line_p50: latency((row) => row.firstLineMs ?? 0, 0.5),
       },
       ingest: {
         pages: ingest.pages,
