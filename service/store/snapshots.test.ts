@@ -108,53 +108,82 @@ it("saves nothing for an assistant deleted while its snapshot is written", async
   expect(await store.snapshots.load(assistant.id)).toBeNull();
 });
 
-describe.skipIf(!postgresAvailable)("snapshots of one assistant saved by two processes on PostgreSQL", () => {
-  let postgres: TestPostgres;
-  const clients: SqlClient[] = [];
-  beforeAll(async () => {
-    postgres = await startPostgres();
-    for (let process = 0; process < 2; process++) {
-      const opened = await openPostgres(postgres.url);
-      await migrate(opened);
-      clients.push(opened);
-    }
-  }, 60_000);
-  afterAll(async () => {
-    for (const opened of clients) await opened.close();
-    postgres?.stop();
-  });
+describe.skipIf(!postgresAvailable)(
+  "snapshots of one assistant saved by several processes on PostgreSQL",
+  () => {
+    let postgres: TestPostgres;
+    const clients: SqlClient[] = [];
+    beforeAll(async () => {
+      postgres = await startPostgres();
+      for (let process = 0; process < 3; process++) {
+        const opened = await openPostgres(postgres.url);
+        await migrate(opened);
+        clients.push(opened);
+      }
+    }, 60_000);
+    afterAll(async () => {
+      for (const opened of clients) await opened.close();
+      postgres?.stop();
+    });
 
-  it("keep the latest generation's whole snapshot and no parts of the others", async () => {
-    const [one, two] = clients.map((opened) => createStore(opened)) as [Store, Store];
-    const db = clients[0] as SqlClient;
-    const assistant = await one.assistants.create("Shared");
-    const saves = Array.from({ length: 6 }, (_, index) => ({
-      documentIds: [`doc_${index}`],
-      data: bytesOf((2 + (index % 3)) * 2 ** 20 + index, 10 + index),
-    }));
-    // Overlapping, from both clients; a client's queries may queue behind its own earlier saves' parts, so
-    // the generations need not follow the order the saves started in.
-    const saved: Promise<boolean>[] = [];
-    for (const [index, snapshot] of saves.entries()) {
-      saved.push((index % 2 === 0 ? one : two).snapshots.save(assistant.id, snapshot));
-      await new Promise((resolve) => setTimeout(resolve, 15));
-    }
-    expect(await Promise.all(saved)).toEqual(saves.map(() => true));
-    // No other test on this server takes generations: the current one is the last the sequence gave.
-    const [generations] = await db.query<{ current: string; last: string }>(
-      `select s.generation::text as current, q.last_value::text as last
+    it("keep the latest generation's whole snapshot and no parts of the others", async () => {
+      const [one, two] = clients.map((opened) => createStore(opened)) as [Store, Store];
+      const db = clients[0] as SqlClient;
+      const assistant = await one.assistants.create("Shared");
+      const saves = Array.from({ length: 6 }, (_, index) => ({
+        documentIds: [`doc_${index}`],
+        data: bytesOf((2 + (index % 3)) * 2 ** 20 + index, 10 + index),
+      }));
+      // Overlapping, from both clients; a client's queries may queue behind its own earlier saves' parts, so
+      // the generations need not follow the order the saves started in.
+      const saved: Promise<boolean>[] = [];
+      for (const [index, snapshot] of saves.entries()) {
+        saved.push((index % 2 === 0 ? one : two).snapshots.save(assistant.id, snapshot));
+        await new Promise((resolve) => setTimeout(resolve, 15));
+      }
+      expect(await Promise.all(saved)).toEqual(saves.map(() => true));
+      // No other test on this server takes generations: the current one is the last the sequence gave.
+      const [generations] = await db.query<{ current: string; last: string }>(
+        `select s.generation::text as current, q.last_value::text as last
        from index_snapshots s, index_snapshot_generation q where s.assistant_id = $1`,
-      [assistant.id],
-    );
-    expect(generations?.current).toBe(generations?.last);
-    const loaded = await two.snapshots.load(assistant.id);
-    const kept = saves.find((snapshot) => snapshot.documentIds[0] === loaded?.documentIds[0]);
-    expect(kept).toBeDefined();
-    expect(Buffer.compare(Buffer.from(loaded?.data ?? []), Buffer.from(kept?.data ?? []))).toBe(0);
-    const [row] = await db.query<{ parts: number }>(
-      "select count(*)::int as parts from index_snapshot_parts where assistant_id = $1",
-      [assistant.id],
-    );
-    expect(row?.parts).toBe(Math.ceil((kept?.data.length ?? 0) / 2 ** 20));
-  }, 60_000);
-});
+        [assistant.id],
+      );
+      expect(generations?.current).toBe(generations?.last);
+      const loaded = await two.snapshots.load(assistant.id);
+      const kept = saves.find((snapshot) => snapshot.documentIds[0] === loaded?.documentIds[0]);
+      expect(kept).toBeDefined();
+      expect(Buffer.compare(Buffer.from(loaded?.data ?? []), Buffer.from(kept?.data ?? []))).toBe(0);
+      const [row] = await db.query<{ parts: number }>(
+        "select count(*)::int as parts from index_snapshot_parts where assistant_id = $1",
+        [assistant.id],
+      );
+      expect(row?.parts).toBe(Math.ceil((kept?.data.length ?? 0) / 2 ** 20));
+    }, 60_000);
+
+    it("save many times at once from three processes without a deadlock, and keep one whole snapshot", async () => {
+      const stores = clients.map((opened) => createStore(opened));
+      const db = clients[0] as SqlClient;
+      for (let round = 0; round < 10; round++) {
+        const assistant = await (stores[0] as Store).assistants.create(`Busy ${round}`);
+        const saved: Promise<boolean>[] = [];
+        for (let index = 0; index < 9; index++) {
+          const data = bytesOf((1 + (index % 3)) * 2 ** 20 + index, index);
+          saved.push(
+            (stores[index % 3] as Store).snapshots.save(assistant.id, {
+              documentIds: [`doc_${index}`],
+              data,
+            }),
+          );
+          await new Promise((resolve) => setTimeout(resolve, (index * 7) % 13));
+        }
+        expect(await Promise.all(saved)).toEqual(saved.map(() => true));
+        const loaded = await (stores[1] as Store).snapshots.load(assistant.id);
+        const [row] = await db.query<{ parts: number }>(
+          "select count(*)::int as parts from index_snapshot_parts where assistant_id = $1",
+          [assistant.id],
+        );
+        expect(row?.parts).toBe(Math.ceil((loaded?.data.length ?? 0) / 2 ** 20));
+      }
+    }, 60_000);
+  },
+);

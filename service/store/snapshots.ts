@@ -103,15 +103,15 @@ export function createSnapshotStore(db: SqlClient) {
 
   /**
    * Deletes the assistant's parts that `which` selects, a few per statement (59 MB at once held the thread
-   * for ~200 ms). Another process may be deleting the same rows: a statement that waited for its locks finds
-   * them gone, so the loop ends only when none is left.
+   * for ~200 ms). Another process may be deleting an overlapping set: two statements that lock rows as they
+   * meet them deadlocked, so each skips the rows another holds, and the loop ends only when none is left.
    */
   async function deleteParts(assistantId: string, which: string, generation: string): Promise<void> {
     for (;;) {
       const deleted = await db.query<{ part: number }>(
         `delete from index_snapshot_parts where (assistant_id, generation, part) in (
            select assistant_id, generation, part from index_snapshot_parts
-           where assistant_id = $1 and ${which} limit ${partsPerDelete})
+           where assistant_id = $1 and ${which} limit ${partsPerDelete} for update skip locked)
          returning part`,
         [assistantId, generation],
       );
@@ -121,6 +121,8 @@ export function createSnapshotStore(db: SqlClient) {
           [assistantId, generation],
         );
         if (!left?.left) return;
+        // The rows left are another process's to delete; its statement ends within milliseconds.
+        await new Promise((resolve) => setTimeout(resolve, 5));
       }
       await turnOfEventLoop();
     }
