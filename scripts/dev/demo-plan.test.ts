@@ -48,6 +48,7 @@ describe("whether the key in .env.local is kept", () => {
     created_at: "2026-01-01T00:00:00.000Z",
     revoked_at: null,
     last_used_at: null,
+    expires_at: null,
     ...overrides,
   });
 
@@ -60,8 +61,9 @@ describe("whether the key in .env.local is kept", () => {
     expect(usableKeyId(key, assistantId, [record()])).toBe(`key_${"A".repeat(20)}`);
   });
 
-  it("replaces a key that is revoked, lacks a scope, belongs elsewhere, is unknown or missing", () => {
+  it("replaces a key that is revoked, expires, lacks a scope, belongs elsewhere, is unknown or missing", () => {
     expect(usableKeyId(key, assistantId, [record({ revoked_at: "2026-01-02T00:00:00.000Z" })])).toBeNull();
+    expect(usableKeyId(key, assistantId, [record({ expires_at: "2099-01-02T00:00:00.000Z" })])).toBeNull();
     expect(usableKeyId(key, assistantId, [record({ scopes: ["ask"] })])).toBeNull();
     expect(usableKeyId(key, assistantId, [record({ id_assistant: "asst_other00000000000000" })])).toBeNull();
     expect(usableKeyId(key, assistantId, [])).toBeNull();

@@ -40,7 +40,7 @@ export function keyIdOf(key: string): string | null {
 
 /**
  * The id of the key from `.env.local` when it still works for the assistant (its record is listed for it,
- * not revoked, with both scopes the app needs), else null. The admin API never shows a key's secret
+ * not revoked, not made to expire, with both scopes the app needs), else null. The admin API never shows a key's secret
  * again, so the record the key names is what can be checked.
  */
 export function usableKeyId(key: string | undefined, assistantId: string, keys: KeyRecord[]): string | null {
@@ -50,6 +50,7 @@ export function usableKeyId(key: string | undefined, assistantId: string, keys: 
     record !== undefined &&
     record.id_assistant === assistantId &&
     record.revoked_at === null &&
+    record.expires_at === null &&
     record.scopes.includes("ask") &&
     record.scopes.includes("rag");
   return usable ? record.id : null;

@@ -245,6 +245,28 @@ describe("the sharing area (admin API) of a running service", () => {
       await expect(client.revokeKey("key_doesnotexist000000000")).rejects.toMatchObject({ status: 404 });
     });
 
+    it("makes a key that expires after the seconds asked for, and refuses a lifetime under a minute", async () => {
+      const { assistant } = await assistantWith([]);
+      const before = Date.now();
+      const response = await fetch(`${service.url}/admin/v1/assistants/${assistant.id}/keys`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${testAdminToken}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ scopes: ["ask", "rag"], name: "trial", expires_in_seconds: 900 }),
+      });
+      expect(response.status).toBe(201);
+      const created = (await response.json()) as { key: string; expires_at: string };
+      expect(Date.parse(created.expires_at) - before).toBeGreaterThanOrEqual(900_000);
+      expect(Date.parse(created.expires_at) - before).toBeLessThan(910_000);
+      expect((await rag(service.url, created.key, assistant.id, { query: "anything" })).status).toBe(200);
+      const tooShort = await fetch(`${service.url}/admin/v1/assistants/${assistant.id}/keys`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${testAdminToken}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ scopes: ["ask"], expires_in_seconds: 5 }),
+      });
+      expect(tooShort.status).toBe(422);
+      expect(JSON.stringify(await tooShort.json())).toContain("expires_in_seconds");
+    });
+
     it("lists an assistant's datasources with how many documents each holds", async () => {
       const { assistant } = await assistantWith([]);
       const markdown = (text: string) => new TextEncoder().encode(`# ${text}\n\n${text} body.\n`);

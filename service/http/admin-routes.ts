@@ -164,7 +164,15 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
   admin.post("/assistants/:assistant/keys", async (context) => {
     const assistant = await assistantOr404(context.req.param("assistant"));
     const input = parseWith(keyCreateSchema, await readJsonBody(context.req.raw, jsonLimit));
-    return context.json(await store.keys.create(assistant.id, input.scopes, input.name || null), 201);
+    return context.json(
+      await store.keys.create(
+        assistant.id,
+        input.scopes,
+        input.name || null,
+        input.expires_in_seconds ?? null,
+      ),
+      201,
+    );
   });
 
   admin.get("/assistants/:assistant/keys", async (context) => {

@@ -19,7 +19,8 @@ export function requireApiKey(
     if (!match?.[1])
       throw new HttpProblem(401, "invalid_key", "Send the API key as Authorization: Bearer <key>.");
     const key = await keys.verify(match[1]);
-    if (!key) throw new HttpProblem(401, "invalid_key", "The API key is unknown, malformed or revoked.");
+    if (!key)
+      throw new HttpProblem(401, "invalid_key", "The API key is unknown, malformed, revoked or expired.");
     // Not awaited: the request does not wait for, or fail with, this bookkeeping (recordUse logs its failures).
     void keys.recordUse(key.id);
     if (!key.scopes.includes(scope)) {

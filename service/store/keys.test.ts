@@ -195,3 +195,29 @@ describe("the key cache under a flood of unknown keys", () => {
     expect(await here.verify(key)).toBeNull();
   });
 });
+
+describe("a key made to expire", () => {
+  it("is accepted until its time and refused from then on, also from the cache", async () => {
+    const keys = createKeyStore(client, { cacheMs: 60_000 });
+    const made = Date.now();
+    const { key, expires_at } = await keys.create("asst_keys", ["ask"], "trial", 3600);
+    expect(Date.parse(expires_at ?? "")).toBeGreaterThanOrEqual(made + 3600_000);
+    expect(Date.parse(expires_at ?? "")).toBeLessThan(made + 3600_000 + 5_000);
+    expect(await keys.verify(key)).not.toBeNull();
+    vi.useFakeTimers({ now: Date.parse(expires_at ?? ""), toFake: ["Date"] });
+    try {
+      expect(await keys.verify(key)).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("is listed with when it expires, and a key without a time with none", async () => {
+    const keys = createKeyStore(client);
+    const lasting = await keys.create("asst_keys", ["rag"], "lasting");
+    const brief = await keys.create("asst_keys", ["rag"], "brief", 60);
+    const listed = await keys.list("asst_keys");
+    expect(listed.find((record) => record.id === lasting.id)?.expires_at).toBeNull();
+    expect(listed.find((record) => record.id === brief.id)?.expires_at).toBe(brief.expires_at);
+  });
+});

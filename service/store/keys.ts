@@ -19,6 +19,7 @@ interface KeyRow {
   created_at: Date;
   revoked_at: Date | null;
   last_used_at: Date | null;
+  expires_at: Date | null;
 }
 
 const toRecord = (row: KeyRow): KeyRecord => ({
@@ -30,6 +31,7 @@ const toRecord = (row: KeyRow): KeyRecord => ({
   created_at: isoRequired(row.created_at),
   revoked_at: iso(row.revoked_at),
   last_used_at: iso(row.last_used_at),
+  expires_at: iso(row.expires_at),
 });
 
 const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex");
@@ -63,7 +65,8 @@ export interface KeyCacheOptions {
 }
 
 export function createKeyStore(db: SqlQueryable, options: KeyCacheOptions = { cacheMs: 0 }) {
-  const columns = "id, assistant_id, name, scopes, prefix, hash, created_at, revoked_at, last_used_at";
+  const columns =
+    "id, assistant_id, name, scopes, prefix, hash, created_at, revoked_at, last_used_at, expires_at";
   const limit = options.limit ?? 10_000;
   // Two caches, so a flood of made-up keys pushes out only made-up keys, never the records of real ones.
   const known =
@@ -88,14 +91,22 @@ export function createKeyStore(db: SqlQueryable, options: KeyCacheOptions = { ca
       changes += 1;
       known?.clear();
     },
-    async create(assistantId: string, scopes: Scope[], name: string | null): Promise<KeyCreated> {
+    /** `expiresInSeconds`: the key is refused from then on; null, never. */
+    async create(
+      assistantId: string,
+      scopes: Scope[],
+      name: string | null,
+      expiresInSeconds: number | null = null,
+    ): Promise<KeyCreated> {
       const id = randomId("key");
       const secret = randomBytes(32).toString("base64url");
       const key = `${keyPrefix}${id.slice(4)}_${secret}`;
+      // This process's clock, which verify() compares with: the database's may differ from it.
+      const expiresAt = expiresInSeconds === null ? null : new Date(Date.now() + expiresInSeconds * 1000);
       const [row] = await db.query<KeyRow>(
-        `insert into api_keys (id, assistant_id, name, scopes, prefix, hash) values ($1, $2, $3, $4::text[], $5, $6)
-         returning ${columns}`,
-        [id, assistantId, name, scopes, key.slice(0, keyPrefix.length + 6), hashSecret(secret)],
+        `insert into api_keys (id, assistant_id, name, scopes, prefix, hash, expires_at)
+         values ($1, $2, $3, $4::text[], $5, $6, $7) returning ${columns}`,
+        [id, assistantId, name, scopes, key.slice(0, keyPrefix.length + 6), hashSecret(secret), expiresAt],
       );
       return { ...toRecord(row!), key };
     },
@@ -141,7 +152,7 @@ export function createKeyStore(db: SqlQueryable, options: KeyCacheOptions = { ca
           },
         );
     },
-    /** The key's record when the key is well formed, known and not revoked; otherwise null. */
+    /** The key's record when the key is well formed, known, not revoked and not expired; otherwise null. */
     async verify(key: string): Promise<VerifiedKey | null> {
       const parsed = parseKey(key);
       if (!parsed) return null;
@@ -149,6 +160,7 @@ export function createKeyStore(db: SqlQueryable, options: KeyCacheOptions = { ca
       const expected = Buffer.from(row?.hash ?? "0".repeat(64), "hex");
       const matches = timingSafeEqual(expected, Buffer.from(hashSecret(parsed.secret), "hex"));
       if (!row || !matches || row.revoked_at) return null;
+      if (row.expires_at !== null && row.expires_at.getTime() <= Date.now()) return null;
       return { id: row.id, assistantId: row.assistant_id, scopes: row.scopes as Scope[] };
     },
   };

@@ -66,6 +66,8 @@ export const keyCreateSchema = z.object({
     .min(1, "scopes must name ask, rag or both")
     .refine((scopes) => new Set(scopes).size === scopes.length, "scopes must not repeat"),
   name: z.string().trim().max(200).optional(),
+  /** The key is refused this many seconds after it is made (a minute to a year); without it, never. */
+  expires_in_seconds: z.int().min(60).max(31_536_000).optional(),
 });
 
 export const keyRecordSchema = z.object({
@@ -78,6 +80,8 @@ export const keyRecordSchema = z.object({
   revoked_at: z.iso.datetime().nullable(),
   /** When the key last authenticated a public request (written at most once a minute, so up to a minute behind); null if never. */
   last_used_at: z.iso.datetime().nullable(),
+  /** From when the key is refused; null for a key that does not expire. */
+  expires_at: z.iso.datetime().nullable(),
 });
 
 export const keyCreatedSchema = keyRecordSchema.extend({ key: z.string() });
