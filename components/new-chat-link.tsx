@@ -16,11 +16,16 @@ export function NewChatProvider({ children }: { children: ReactNode }) {
   return <NewChatListeners value={listeners}>{children}</NewChatListeners>;
 }
 
-export function NewChatLink({ onClick, ...props }: Omit<ComponentProps<typeof Link>, "href">) {
+/** `href`: the chat's own address; default the app's chat, `/chat`. */
+export function NewChatLink({
+  onClick,
+  href = "/chat",
+  ...props
+}: Omit<ComponentProps<typeof Link>, "href"> & { href?: string }) {
   const listeners = useContext(NewChatListeners);
   return (
     <Link
-      href="/chat"
+      href={href}
       {...props}
       onClick={(event) => {
         onClick?.(event);

@@ -8,10 +8,17 @@ import { createServiceBrowserClient, type ServiceBrowserClient } from "@/sdk/bro
 import { createSupabaseBrowserClient } from "./supabase/client.ts";
 import type { SupabaseProject } from "./supabase/project.ts";
 
-const endpoint = "/api/cited";
+/** The app's route for its users' chat and search. */
+export const citedEndpoint = "/api/cited";
 
-/** `supabase`: the project the server named (props, not build-time env), or null in embedded mode. */
-export function createCitedBrowser(supabase: SupabaseProject | null): ServiceBrowserClient {
+/**
+ * `supabase`: the project the server named (props, not build-time env), or null in embedded mode.
+ * `endpoint`: the route the client calls (the console's Try tab has its own).
+ */
+export function createCitedBrowser(
+  supabase: SupabaseProject | null,
+  endpoint: string = citedEndpoint,
+): ServiceBrowserClient {
   if (supabase === null) return createServiceBrowserClient({ endpoint });
   // Server renders of the signed-in pages make this client too but never call it, and only a page
   // has the location the endpoint resolves against and the session's cookies: the Supabase part

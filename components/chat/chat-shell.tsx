@@ -21,13 +21,23 @@ import type { LiveTurn } from "./live-turn";
 export interface ChatShellProps {
   conversations: Conversation[];
   authScope: string;
+  /** The chat's address (`/chat`, or the console's Try tab); a conversation's is below it. */
+  chatPath: string;
+  /** The evidence column's width beside the chat on wide screens (Tailwind classes from `lg:`). */
+  evidenceWidthClassName: string;
   children: ReactNode;
 }
 
 /** Counts the asks of this page, to tell two asks of the same question apart. */
 let asks = 0;
 
-export function ChatShell({ conversations, authScope, children }: ChatShellProps) {
+export function ChatShell({
+  conversations,
+  authScope,
+  chatPath,
+  evidenceWidthClassName,
+  children,
+}: ChatShellProps) {
   const cited = useCited();
   const router = useRouter();
   const routeId = useParams<{ id?: string[] }>().id?.[0] ?? null;
@@ -111,7 +121,7 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
           setCreated(id);
           // The page moves to the conversation's address at once, so that a reload while its answer is
           // written comes back to it; the live turn shows there until the stored copy takes over.
-          startTransition(() => router.replace(`/chat/${id}`));
+          startTransition(() => router.replace(`${chatPath}/${id}`));
           setLive(turn);
         }
       }
@@ -166,6 +176,7 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
           openOnPhone={listOnPhone}
           onClosePhone={() => setListOnPhone(false)}
           yieldsToEvidence={evidence !== null}
+          chatPath={chatPath}
         />
         <main
           id="main-content"
@@ -189,7 +200,7 @@ export function ChatShell({ conversations, authScope, children }: ChatShellProps
             evidence={evidence}
             authScope={authScope}
             onClose={() => setEvidence(null)}
-            wideClassName="lg:h-auto lg:w-[min(calc(100vw-32rem),56rem)] 2xl:w-[min(calc(100vw-50rem),60rem)]"
+            wideClassName={evidenceWidthClassName}
           />
         ) : null}
       </div>

@@ -19,6 +19,8 @@ export interface ConversationListProps {
    * 2xl (shown on demand, as on phones), so the chat keeps a readable line and the page its width.
    */
   yieldsToEvidence: boolean;
+  /** The chat's address; a conversation's is below it. */
+  chatPath: string;
 }
 
 export function ConversationList({
@@ -27,6 +29,7 @@ export function ConversationList({
   openOnPhone,
   onClosePhone,
   yieldsToEvidence,
+  chatPath,
 }: ConversationListProps) {
   const cited = useCited();
   const router = useRouter();
@@ -51,7 +54,7 @@ export function ConversationList({
     setDeleting(null);
     try {
       await cited.deleteConversation(conversation.id);
-      if (conversation.id === activeId) router.push("/chat");
+      if (conversation.id === activeId) router.push(chatPath);
       router.refresh();
     } catch (failure) {
       setError(shownErrorOf(failure));
@@ -65,6 +68,7 @@ export function ConversationList({
     >
       <div className="flex gap-2 p-3">
         <NewChatLink
+          href={chatPath}
           onClick={onClosePhone}
           className="block flex-1 rounded-lg border border-stone-400 px-3 py-2 text-center font-medium hover:border-blue-700 dark:border-stone-600"
         >
@@ -109,7 +113,7 @@ export function ConversationList({
                   />
                 ) : (
                   <Link
-                    href={`/chat/${conversation.id}`}
+                    href={`${chatPath}/${conversation.id}`}
                     onClick={onClosePhone}
                     aria-current={conversation.id === activeId ? "page" : undefined}
                     className="min-w-0 flex-1 truncate py-1 text-sm"

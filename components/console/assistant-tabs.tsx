@@ -10,11 +10,12 @@ export function AssistantTabs({ assistantId }: { assistantId: string }) {
     { href: base, label: "Sources" },
     { href: `${base}/keys`, label: "Keys" },
     { href: `${base}/share`, label: "Share" },
+    { href: `${base}/try`, label: "Try" },
   ];
   return (
     <nav aria-label="Assistant" className="flex gap-1 border-b border-stone-300 dark:border-stone-700">
       {tabs.map((tab) => {
-        const current = pathname === tab.href;
+        const current = tab.href === base ? pathname === base : pathname.startsWith(tab.href);
         return (
           <Link
             key={tab.href}

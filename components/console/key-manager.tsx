@@ -153,6 +153,9 @@ export function KeyManager({ assistantId, keys }: { assistantId: string; keys: K
                   <span data-testid="key-last-used">
                     {key.last_used_at ? `last used ${formatTime(key.last_used_at)}` : "never used"}
                   </span>
+                  {key.expires_at ? (
+                    <span data-testid="key-expires">refused from {formatTime(key.expires_at)}</span>
+                  ) : null}
                   {key.revoked_at ? (
                     <span className="font-semibold text-red-800 dark:text-red-300">
                       revoked {formatTime(key.revoked_at)}

@@ -28,7 +28,9 @@ export function streamedInOrder(seen: readonly AnswerSnapshot[], first: string, 
   );
 }
 
-const conversationPath = /\/chat\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:[/?#]|$)/;
+/** A conversation's address: the app's chat (`/chat/{id}`) or the console's Try tab (`…/try/{id}`). */
+const conversationPath =
+  /\/(?:chat|try)\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:[/?#]|$)/;
 
 /** The conversation list beside the chat, most recent first. */
 export class ConversationList {

@@ -158,10 +158,20 @@ export function createConsoleAdminClient(
 
     listKeys: async (assistantId: string): Promise<KeyRecord[]> =>
       (await call(keyListSchema, `/assistants/${path(assistantId)}/keys`)).keys,
-    createKey: (assistantId: string, scopes: Scope[], name: string | null): Promise<KeyCreated> =>
+    /** `expiresInSeconds`: the service refuses the key from then on; without it, never. */
+    createKey: (
+      assistantId: string,
+      scopes: Scope[],
+      name: string | null,
+      expiresInSeconds?: number,
+    ): Promise<KeyCreated> =>
       call(keyCreatedSchema, `/assistants/${path(assistantId)}/keys`, {
         method: "POST",
-        ...json({ scopes, ...(name ? { name } : {}) }),
+        ...json({
+          scopes,
+          ...(name ? { name } : {}),
+          ...(expiresInSeconds === undefined ? {} : { expires_in_seconds: expiresInSeconds }),
+        }),
       }),
     async revokeKey(keyId: string): Promise<void> {
       await send(`/keys/${path(keyId)}`, { method: "DELETE" });

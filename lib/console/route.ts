@@ -27,7 +27,7 @@ type Handler<Params> = (request: Request, context: ConsoleRouteContext<Params>) 
  * A console route handler: `params` are validated with `paramsSchema` (a malformed id is a 404, as
  * an unknown one is), and `handle` runs only for an operator.
  */
-export function consoleRoute<Schema extends z.ZodType<Record<string, string>>>(
+export function consoleRoute<Schema extends z.ZodType<Record<string, string | string[]>>>(
   paramsSchema: Schema,
   handle: Handler<z.infer<Schema>>,
 ) {

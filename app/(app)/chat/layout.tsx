@@ -14,7 +14,12 @@ export default async function ChatLayout({ children }: { children: ReactNode }) 
   if (!user) redirect("/sign-in");
   const conversations = await (await pageStore(user)).listConversations(user.id);
   return (
-    <ChatShell conversations={conversations} authScope={authScopeOf(user)}>
+    <ChatShell
+      conversations={conversations}
+      authScope={authScopeOf(user)}
+      chatPath="/chat"
+      evidenceWidthClassName="lg:h-auto lg:w-[min(calc(100vw-32rem),56rem)] 2xl:w-[min(calc(100vw-50rem),60rem)]"
+    >
       {children}
     </ChatShell>
   );

@@ -1,0 +1,45 @@
+import { notFound } from "next/navigation";
+import type { ReactNode } from "react";
+import { ChatShell } from "@/components/chat/chat-shell";
+import { CitedBrowserProvider } from "@/components/cited-browser-provider";
+import { NewChatProvider } from "@/components/new-chat-link";
+import { authScopeOf } from "@/lib/auth";
+import { requireOperator } from "@/lib/console/operator";
+import { trialChatPath, trialMountPath, trialStore, trialUserId } from "@/lib/console/trial";
+import { browserSupabaseProject, serverEnvironment } from "@/lib/env";
+import { assistantIdSchema } from "@/sdk/core/index.ts";
+
+/** The Try tab's chat: the app's own chat, on the operator's test conversations with this assistant. */
+export default async function TryChatLayout({
+  children,
+  params,
+}: {
+  children: ReactNode;
+  params: Promise<{ assistant: string }>;
+}) {
+  const operator = await requireOperator();
+  const assistant = assistantIdSchema.safeParse((await params).assistant);
+  if (!assistant.success) notFound();
+  const conversations = await (await trialStore()).listConversations(
+    trialUserId(assistant.data, operator.id),
+  );
+  return (
+    <CitedBrowserProvider
+      supabase={browserSupabaseProject(serverEnvironment().auth)}
+      endpoint={trialMountPath(assistant.data)}
+    >
+      <NewChatProvider>
+        <div className="h-[calc(100dvh-24rem)] min-h-[28rem] overflow-hidden rounded-xl border border-stone-300 bg-white dark:border-stone-700 dark:bg-stone-900">
+          <ChatShell
+            conversations={conversations}
+            authScope={`${authScopeOf(operator)}:try`}
+            chatPath={trialChatPath(assistant.data)}
+            evidenceWidthClassName="lg:h-auto lg:w-[30rem]"
+          >
+            {children}
+          </ChatShell>
+        </div>
+      </NewChatProvider>
+    </CitedBrowserProvider>
+  );
+}

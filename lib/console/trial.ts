@@ -1,0 +1,154 @@
+/**
+ * The console's Try tab: an operator chats with one assistant and searches it, as its users would. The
+ * browser reaches the service through the console's own route with a key the service makes to expire
+ * within the hour (never the admin token, never the app's key), and the operator's test conversations
+ * are kept under an id of their own in the app's embedded store, apart from every user's conversations.
+ */
+import "server-only";
+import { CitedApiError } from "@/sdk/core/index.ts";
+import {
+  type AuthenticatedUser,
+  createServiceClient,
+  createServiceHandler,
+  type ServiceClient,
+  type ServiceHandler,
+  type ServiceStore,
+} from "@/sdk/server/index.ts";
+import { allowedOrigins, serverEnvironment } from "../env.ts";
+import { appStore, lazyAppStore } from "../store.ts";
+import { consoleAdminClient } from "./admin-client.ts";
+import { consoleSettings, operatorIdKey } from "./env.ts";
+import { consoleOperator, type Operator } from "./operator.ts";
+
+/** How long a trial key lives; the service refuses it after that. */
+export const trialKeyLifetimeSeconds = 60 * 60;
+/** A key this close to its end is replaced, so no request starts with a key about to lapse. */
+const renewWithinMs = 10 * 60_000;
+
+/** Where the Try tab's route handler is mounted for an assistant. */
+export function trialMountPath(assistantId: string): string {
+  return `/console/api/assistants/${assistantId}/try`;
+}
+
+/** Where the Try tab's pages are for an assistant. */
+export function trialChatPath(assistantId: string): string {
+  return `/console/assistants/${assistantId}/try`;
+}
+
+/**
+ * The store's user id of an operator's test conversations with one assistant. A ":" is in no user name
+ * of the development sign-in nor in a Supabase user id, so no user's conversations share it.
+ */
+export function trialUserId(assistantId: string, operatorId: string): string {
+  return `console-try:${assistantId}:${operatorIdKey(operatorId)}`;
+}
+
+/** The operator's test conversations with the assistant, most recently active first. */
+export async function trialStore(): Promise<ServiceStore> {
+  return appStore();
+}
+
+interface TrialKey {
+  id: string;
+  key: string;
+  expiresAt: number;
+}
+
+interface HeldKey {
+  made: Promise<TrialKey>;
+  /** Known once the key is made. */
+  expiresAt: number | null;
+}
+
+/** Per assistant: its trial key, and the handler and client made with it. */
+const held = new Map<string, HeldKey>();
+const handlers = new Map<string, { keyId: string; handler: ServiceHandler; client: ServiceClient }>();
+/** Keys the service has refused. */
+const refusedKeys = new Set<string>();
+
+/** The assistant's trial key: the one held while it has more than ten minutes left, else a new one. */
+function trialKey(assistantId: string): Promise<TrialKey> {
+  const current = held.get(assistantId);
+  if (current && (current.expiresAt === null || current.expiresAt - Date.now() > renewWithinMs)) {
+    return current.made;
+  }
+  const name = `Console test chat (expires after ${trialKeyLifetimeSeconds / 60} min)`;
+  const made = consoleAdminClient()
+    .createKey(assistantId, ["ask", "rag"], name, trialKeyLifetimeSeconds)
+    .then((created) => {
+      if (created.expires_at === null)
+        throw new Error(`the service made trial key ${created.id} without an end`);
+      return { id: created.id, key: created.key, expiresAt: Date.parse(created.expires_at) };
+    });
+  const entry: HeldKey = { made, expiresAt: null };
+  held.set(assistantId, entry);
+  made.then(
+    (key) => {
+      entry.expiresAt = key.expiresAt;
+    },
+    () => forgetKey(assistantId, entry),
+  );
+  return made;
+}
+
+function forgetKey(assistantId: string, entry: HeldKey | undefined): void {
+  if (entry !== undefined && held.get(assistantId) === entry) held.delete(assistantId);
+}
+
+/** The signed-in operator as the trial handler's user; anyone else is not let in (the route is a 404 for them). */
+async function trialUser(assistantId: string): Promise<AuthenticatedUser | null> {
+  const operator: Operator | null = await consoleOperator();
+  if (operator === null) return null;
+  const id = trialUserId(assistantId, operator.id);
+  return { id, externalUserId: id };
+}
+
+async function trialTools(assistantId: string) {
+  const settings = consoleSettings();
+  if (settings === null) throw new Error("the Try tab was reached without a console");
+  const key = await trialKey(assistantId);
+  const existing = handlers.get(assistantId);
+  if (existing?.keyId === key.id) return existing;
+  const entry = held.get(assistantId);
+  const made = {
+    keyId: key.id,
+    client: createServiceClient({ baseUrl: settings.adminUrl, assistantId, apiKey: key.key }),
+    handler: createServiceHandler({
+      baseUrl: settings.adminUrl,
+      assistantId,
+      apiKey: key.key,
+      allowedOrigin: allowedOrigins(serverEnvironment()),
+      mountPath: trialMountPath(assistantId),
+      store: lazyAppStore,
+      authenticate: () => trialUser(assistantId),
+      onError(error, { requestId }) {
+        // Revoked in the Keys tab, or expired early by a clock ahead of ours: the next request makes a new one.
+        if (CitedApiError.isInstance(error) && error.status === 401) {
+          refusedKeys.add(key.id);
+          forgetKey(assistantId, entry);
+        }
+        console.error(`console try: ${requestId}`, error);
+      },
+    }),
+  };
+  handlers.set(assistantId, made);
+  return made;
+}
+
+/**
+ * Answers a request of the Try tab's chat with the assistant's trial key. A key the service refuses
+ * (revoked in the Keys tab) is forgotten and the request is made once more with a new one.
+ */
+export async function handleTrialRequest(assistantId: string, request: Request): Promise<Response> {
+  const again = request.clone();
+  const tools = await trialTools(assistantId);
+  const response = await tools.handler(request);
+  if (response.status !== 502 || !refusedKeys.has(tools.keyId)) return response;
+  await response.body?.cancel();
+  return (await trialTools(assistantId)).handler(again);
+}
+
+/** A service client of the assistant with a live trial key, for the Try tab's search page. */
+export async function trialClient(assistantId: string): Promise<ServiceClient> {
+  return (await trialTools(assistantId)).client;
+}
