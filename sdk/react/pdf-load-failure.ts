@@ -34,7 +34,8 @@ export function describePdfFailure(error: unknown, failures: number): PdfLoadFai
   if (AuthenticationError.isInstance(error))
     return final("Your session has ended. Sign in again to see this page.");
   if (PermissionDeniedError.isInstance(error)) return final("This source is not available to your account.");
-  if (NotFoundError.isInstance(error)) {
+  const status = CitedApiError.isInstance(error) ? error.status : null;
+  if (NotFoundError.isInstance(error) || status === 410) {
     return final(
       "This document is no longer available: it may have been removed from the assistant's sources.",
     );
@@ -45,9 +46,13 @@ export function describePdfFailure(error: unknown, failures: number): PdfLoadFai
   if (RateLimitError.isInstance(error)) {
     return passing("Too many requests just now.", error.retryAfterSeconds ?? undefined);
   }
-  if (ApiTimeoutError.isInstance(error)) return passing("The page took too long to load.");
+  if (ApiTimeoutError.isInstance(error) || status === 408) return passing("The page took too long to load.");
   if (ApiConnectionError.isInstance(error))
     return passing("Could not reach the app's server. Check your connection.");
+  // Any other refusal of the request as it is would be the same the next time.
+  if (status !== null && status >= 400 && status < 500) {
+    return final("This page cannot be shown. Quote the request id if you report it.");
+  }
   if (CitedApiError.isInstance(error)) return passing("The page could not be loaded just now.");
   return passing("The page could not be shown.");
 }
