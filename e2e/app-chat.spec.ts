@@ -15,6 +15,7 @@ import {
   unanswerableQuestion,
 } from "./support/app-questions.ts";
 import type { AppStack } from "./support/app-stack.ts";
+import { screenshotsAtBothWidths } from "./support/screenshots.ts";
 
 /** The answers' PDF references with the number each citation shows, in the order they are numbered. */
 /** The text of an answer's first claim: what the answer leads with. */
@@ -35,6 +36,21 @@ function numberedPdfReferences(
 
 const citationLabel = (number: number, reference: PdfHighlightReference) =>
   `Source ${number}: ${reference.title}, p. ${reference.page_label} · page ${reference.page_index + 1} of the file`;
+
+test("the empty chat names the documents it answers from", async ({
+  page,
+  appStack,
+  signInPage,
+  chatPage,
+}) => {
+  await signInPage.signIn(uniqueUserName("newcomer"));
+  await chatPage.goto();
+  const hint = page.getByTestId("sources-hint");
+  await expect(hint).toContainText(`Answers come from ${appStack.documents.length} documents`);
+  await expect(hint.getByRole("listitem")).toHaveCount(Math.min(5, appStack.documents.length));
+  await expect(hint).toContainText(samplePdf);
+  await screenshotsAtBothWidths(page, "empty-chat");
+});
 
 test("a signed-in user asks about the samples, the cited answer streams in, and its citation opens the PDF page with the quoted sentence highlighted", async ({
   page,

@@ -32,6 +32,9 @@ test("an operator asks in the Try tab, the citation opens its PDF page, and the 
     page.getByRole("navigation", { name: "Assistant" }).getByRole("link", { name: "Try" }),
   ).toHaveAttribute("aria-current", "page");
   const chat = new ChatPage(page);
+  await expect(page.getByTestId("sources-hint")).toContainText(
+    `Answers come from ${appStack.documents.length} documents`,
+  );
   const answer = await chat.ask(delayedQueueQuestion.question);
   await chat.expectAnswerDone(answer);
   await expect(answer).toContainText(delayedQueueQuestion.firstSentence);

@@ -21,6 +21,7 @@ import {
   SDK_VERSION,
   serviceStatusSchema,
   shareSchema,
+  sourceListSchema,
 } from "../sdk/core/index.ts";
 
 type JsonObject = Record<string, unknown>;
@@ -130,6 +131,15 @@ export function buildOpenApiDocument(): JsonObject {
           parameters: [assistantPath, ...publicHeaders],
           requestBody: jsonBody("RagRequest"),
           responses: { "200": jsonResponse("Ranked retrieval results.", "RagResponse"), ...commonErrors },
+        },
+      },
+      "/external/v1/assistants/{assistant}/sources": {
+        get: {
+          operationId: "sources",
+          summary:
+            "The documents the assistant answers from (ready ones, oldest first, at most 200) and how many there are (scope `ask`).",
+          parameters: [assistantPath, ...publicHeaders],
+          responses: { "200": jsonResponse("The assistant's sources.", "SourceList"), ...commonErrors },
         },
       },
       "/chat/reference/pdf/{token}": {
@@ -398,6 +408,7 @@ export function buildOpenApiDocument(): JsonObject {
         AskStreamLine: schema(askStreamLineSchema, "output"),
         RagRequest: schema(ragRequestSchema, "input"),
         RagResponse: schema(ragResponseSchema, "output"),
+        SourceList: schema(sourceListSchema, "output"),
         PdfRefreshRequest: schema(pdfRefreshRequestSchema, "input"),
         PdfRefreshResponse: schema(pdfRefreshResponseSchema, "output"),
         ProblemDetails: schema(problemDetailsSchema, "output"),

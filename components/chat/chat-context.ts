@@ -1,6 +1,7 @@
 "use client";
 /** What the chat shell (in the layout) shares with the conversation shown below it (the page). */
 import { createContext, useContext } from "react";
+import type { SourceList } from "@/sdk/core/index.ts";
 import type { OpenedEvidence } from "@/sdk/react/index.ts";
 import type { LiveTurn } from "./live-turn";
 
@@ -13,6 +14,8 @@ export interface ChatContextValue {
   openEvidence(evidence: OpenedEvidence): void;
   /** The evidence open in the panel, so its answer marks the claim it backs. */
   openedEvidence: OpenedEvidence | null;
+  /** What the assistant answers from, for the empty chat to name; null when the service could not say. */
+  sources: Promise<SourceList | null>;
 }
 
 export const ChatContext = createContext<ChatContextValue | null>(null);

@@ -9,7 +9,7 @@ import { useParams, useRouter } from "next/navigation";
 import { type ReactNode, useCallback, useEffect, useRef, useState, useTransition } from "react";
 import { useCited } from "@/components/cited-browser-provider";
 import { useNewChatClicks } from "@/components/new-chat-link";
-import { type Conversation, createAnswerState, titleFrom } from "@/sdk/core/index.ts";
+import { type Conversation, createAnswerState, type SourceList, titleFrom } from "@/sdk/core/index.ts";
 import type { OpenedEvidence } from "@/sdk/react/index.ts";
 import { ChatContext } from "./chat-context";
 import { Composer, type Levels } from "./composer";
@@ -25,6 +25,8 @@ export interface ChatShellProps {
   chatPath: string;
   /** The evidence column's width beside the chat on wide screens (Tailwind classes from `lg:`). */
   evidenceWidthClassName: string;
+  /** What the assistant answers from, read on the server and not awaited there. */
+  sources: Promise<SourceList | null>;
   children: ReactNode;
 }
 
@@ -36,6 +38,7 @@ export function ChatShell({
   authScope,
   chatPath,
   evidenceWidthClassName,
+  sources,
   children,
 }: ChatShellProps) {
   const cited = useCited();
@@ -168,7 +171,9 @@ export function ChatShell({
   }
 
   return (
-    <ChatContext value={{ authScope, live, failedIn, openEvidence: setEvidence, openedEvidence: evidence }}>
+    <ChatContext
+      value={{ authScope, live, failedIn, openEvidence: setEvidence, openedEvidence: evidence, sources }}
+    >
       <div className="flex h-full min-h-0">
         <ConversationList
           conversations={conversations}

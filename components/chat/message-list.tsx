@@ -1,11 +1,12 @@
 "use client";
 /** The turns of a conversation, oldest first, kept scrolled to the newest while an answer streams. */
-import { useEffect, useRef } from "react";
+import { Suspense, useEffect, useRef } from "react";
 import { useCited } from "@/components/cited-browser-provider";
 import type { AnswerState, StoredMessage } from "@/sdk/core/index.ts";
 import { CitedAnswer, type OpenedEvidence } from "@/sdk/react/index.ts";
 import { useChat } from "./chat-context";
 import { isQuestionStored, isStored, type LiveTurn, liveAnswerId, useTurnStart } from "./live-turn";
+import { SourcesHint } from "./sources-hint";
 import type { StoredAnswerWait } from "./use-stored-answer-wait";
 
 export interface MessageListProps {
@@ -29,6 +30,7 @@ export function MessageList({
   answerWait,
   onOpenEvidence,
 }: MessageListProps) {
+  const { sources } = useChat();
   const list = useRef<HTMLOListElement>(null);
   // Follows the newest text only while the reader is at the bottom; scrolling up to read stops it.
   const following = useRef(true);
@@ -49,6 +51,11 @@ export function MessageList({
         <p className="max-w-md text-stone-600 dark:text-stone-400">
           Each claim of the answer links to the lines that support it. Open a citation to see the page.
         </p>
+        {empty ? (
+          <Suspense fallback={null}>
+            <SourcesHint sources={sources} />
+          </Suspense>
+        ) : null}
       </div>
     );
   }

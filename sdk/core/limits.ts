@@ -7,4 +7,6 @@ export const limits = {
   idUserLength: { min: 1, max: 256 },
   pdfSlicePages: 3,
   refreshesPerToken: 1,
+  /** Most documents the sources endpoint lists (it also says how many there are). */
+  sourcesListed: 200,
 } as const;

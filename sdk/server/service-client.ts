@@ -11,6 +11,8 @@ import {
   type RagResponse,
   ragResponseSchema,
   readAnswers,
+  type SourceList,
+  sourceListSchema,
 } from "../core/index.ts";
 import type { BackoffOptions } from "./retry-policy.ts";
 import { assertServerRuntime } from "./server-only.ts";
@@ -65,6 +67,8 @@ export interface ServiceClient {
   ): AsyncGenerator<AnswerState, void, undefined>;
   /** Ranked passages for the caller's own model. */
   rag(body: RagRequest, options?: ServiceCallOptions): Promise<RagResponse>;
+  /** The documents the assistant answers from (at most 200, oldest first) and how many there are. */
+  sources(options?: ServiceCallOptions): Promise<SourceList>;
   /** The 3-page slice around `page` of the reference behind `token`, for user `externalUserId`. */
   pdf(token: string, page: number, externalUserId: string, options?: ServiceCallOptions): Promise<PdfSlice>;
   /** Renews an expired PDF token (once per token). */
@@ -142,6 +146,14 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         callOptions,
       );
       return open.read((response) => readJson(response, ragResponseSchema, open.requestId));
+    },
+
+    async sources(callOptions) {
+      const open = await send(
+        { url: `${baseUrl}/external/v1/assistants/${assistant}/sources`, method: "GET" },
+        callOptions,
+      );
+      return open.read((response) => readJson(response, sourceListSchema, open.requestId));
     },
 
     async pdf(token, page, externalUserId, callOptions) {

@@ -178,6 +178,15 @@ describe("createServiceHandler against the real service", () => {
 });
 
 describe("ServiceClient against the real service", () => {
+  it("lists the assistant's sources: the PDF it answers from, with its pages", async () => {
+    const client = createServiceClient({ baseUrl: service.url, assistantId, apiKey });
+    const { sources, total } = await client.sources();
+    expect(total).toBe(1);
+    expect(sources).toEqual([
+      expect.objectContaining({ file_name: "gnuplot-30-34.pdf", pages: 5, title: expect.any(String) }),
+    ]);
+  });
+
   it("surfaces a revoked key as AuthenticationError with the request id, and the handler as a 502", async () => {
     const created = await admin.createKey(assistantId, ["ask", "rag"]);
     await admin.revokeKey(created.id);

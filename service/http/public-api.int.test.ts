@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ragResponseSchema, type Scope } from "../../sdk/core/index.ts";
+import { ragResponseSchema, type Scope, sourceListSchema } from "../../sdk/core/index.ts";
 import { callPublic, expectProblem, type PublicCall, publicPaths } from "../testing/public-api-client.ts";
 import {
   evalPdfFolder,
@@ -370,6 +370,36 @@ describe("rate limit per key", () => {
       await other.arrayBuffer();
     },
   );
+});
+
+describe("sources", () => {
+  it("lists the documents the assistant answers from, with their titles and pages, and how many there are", async () => {
+    const response = await send({
+      path: publicPaths.sources(fixture.assistant.id),
+      key: await freshKey(["ask"]),
+    });
+    expect(response.status).toBe(200);
+    const listed = sourceListSchema.parse(await response.json());
+    expect(listed.total).toBe(fixture.documents.length);
+    expect(listed.sources.map((source) => source.file_name)).toEqual([
+      "debian-reference.en.pdf",
+      "small.pdf",
+    ]);
+    const debian = fixture.document("debian-reference.en.pdf");
+    expect(listed.sources[0]).toEqual({
+      id_document: debian.id,
+      id_datasource: debian.id_datasource,
+      title: expect.stringMatching(/Debian Reference/),
+      file_name: "debian-reference.en.pdf",
+      pages: debian.pages,
+    });
+  });
+
+  it("lists nothing, and counts none, for an assistant with no document ready", async () => {
+    const key = await freshKey(["ask"], fixture.otherAssistant.id);
+    const response = await send({ path: publicPaths.sources(fixture.otherAssistant.id), key });
+    expect(sourceListSchema.parse(await response.json())).toEqual({ sources: [], total: 0 });
+  });
 });
 
 describe("rag results", () => {

@@ -1,7 +1,8 @@
-/** The public API of the interface spec: ask, rag, the PDF page slice and PDF refresh. */
+/** The public API of the interface spec (ask, rag, the PDF page slice and PDF refresh), and what an assistant answers from. */
 import {
   askRequestSchema,
   externalSessionSchema,
+  limits,
   pdfPageQuerySchema,
   pdfRefreshRequestSchema,
   pdfSliceHeaders,
@@ -86,6 +87,21 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
         ),
       { requestId: context.get("requestId"), logger: dependencies.logger },
     );
+  });
+
+  // What a chat can tell a person before the first question: the documents it answers from.
+  app.get("/external/v1/assistants/:assistant/sources", askGuard, async (context) => {
+    const assistantId = context.req.param("assistant")!;
+    assertOwnAssistant(context.get("apiKey"), assistantId);
+    const ready = (await store.documents.list(assistantId)).filter((document) => document.status === "ready");
+    const sources = ready.slice(0, limits.sourcesListed).map((document) => ({
+      id_document: document.id,
+      id_datasource: document.id_datasource,
+      title: document.title ?? document.file_name,
+      file_name: document.file_name,
+      pages: document.pages ?? null,
+    }));
+    return context.json({ sources, total: ready.length });
   });
 
   app.post("/external/v1/assistants/:assistant/rag", ragGuard, async (context) => {

@@ -1,4 +1,4 @@
-/** The four public endpoints as tables can drive them: a valid request for each, and what its 200 must hold. */
+/** The public endpoints as tables can drive them: a valid request for each, and what its 200 must hold. */
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
 import {
@@ -6,12 +6,13 @@ import {
   ragResponseSchema,
   reduceAnswerText,
   type Scope,
+  sourceListSchema,
 } from "../../sdk/core/index.ts";
 import { type PublicCall, publicPaths } from "./public-api-client.ts";
 import { mintedReference, type PublicApiFixture, testSession, testUser } from "./public-api-fixture.ts";
 
 export interface PublicEndpoint {
-  name: "ask" | "rag" | "pdf page" | "pdf refresh";
+  name: "ask" | "rag" | "sources" | "pdf page" | "pdf refresh";
   scope: Scope;
   /** Whether the request has a JSON body (and so can be unreadable, oversize or out of bounds). */
   json: boolean;
@@ -62,6 +63,16 @@ export function publicEndpoints(
       async checkSuccess(response) {
         expect(response.headers.get("Content-Type")).toMatch(/^application\/json\b/);
         expect(ragResponseSchema.parse(await response.json()).results.length).toBeGreaterThan(0);
+      },
+    },
+    {
+      name: "sources",
+      scope: "ask",
+      json: false,
+      valid: (key, assistantId = fixture().assistant.id) => ({ path: publicPaths.sources(assistantId), key }),
+      async checkSuccess(response) {
+        expect(response.headers.get("Content-Type")).toMatch(/^application\/json\b/);
+        expect(sourceListSchema.parse(await response.json()).sources.length).toBeGreaterThan(0);
       },
     },
     {

@@ -1,8 +1,11 @@
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { ChatShell } from "@/components/chat/chat-shell";
+import { assistantSources } from "@/lib/assistant-sources";
 import { authScopeOf, currentUser } from "@/lib/auth";
+import { serverEnvironment } from "@/lib/env";
 import { pageStore } from "@/lib/page-store";
+import { serviceClient } from "@/lib/service-client";
 
 /**
  * The chat around every conversation: the list, the composer and the evidence panel. A layout
@@ -18,6 +21,7 @@ export default async function ChatLayout({ children }: { children: ReactNode }) 
       conversations={conversations}
       authScope={authScopeOf(user)}
       chatPath="/chat"
+      sources={assistantSources(serverEnvironment().CITED_ASSISTANT_ID, serviceClient)}
       evidenceWidthClassName="lg:h-auto lg:w-[min(calc(100vw-32rem),56rem)] 2xl:w-[min(calc(100vw-50rem),60rem)]"
     >
       {children}

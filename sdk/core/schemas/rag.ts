@@ -55,3 +55,23 @@ export type ParsedRagRequest = z.infer<typeof ragRequestSchema>;
 export type RetrievalMetadata = z.infer<typeof retrievalMetadataSchema>;
 export type RetrievalResult = z.infer<typeof retrievalResultSchema>;
 export type RagResponse = z.infer<typeof ragResponseSchema>;
+
+/** A document the assistant answers from (ready, so its passages are searched). */
+export const sourceSchema = z.looseObject({
+  id_document: documentIdSchema,
+  id_datasource: datasourceIdSchema,
+  /** The document's own title where it names one, else its file name. */
+  title: z.string(),
+  file_name: z.string(),
+  /** Pages of a PDF; null for sources without pages. */
+  pages: z.int().min(0).nullable(),
+});
+
+/** What the assistant answers from: its first `limits.sourcesListed` ready documents, oldest first, and how many there are. */
+export const sourceListSchema = z.looseObject({
+  sources: z.array(sourceSchema),
+  total: z.int().min(0),
+});
+
+export type Source = z.infer<typeof sourceSchema>;
+export type SourceList = z.infer<typeof sourceListSchema>;

@@ -3,9 +3,10 @@ import type { ReactNode } from "react";
 import { ChatShell } from "@/components/chat/chat-shell";
 import { CitedBrowserProvider } from "@/components/cited-browser-provider";
 import { NewChatProvider } from "@/components/new-chat-link";
+import { assistantSources } from "@/lib/assistant-sources";
 import { authScopeOf } from "@/lib/auth";
 import { requireOperator } from "@/lib/console/operator";
-import { trialChatPath, trialMountPath, trialStore, trialUserId } from "@/lib/console/trial";
+import { trialChatPath, trialClient, trialMountPath, trialStore, trialUserId } from "@/lib/console/trial";
 import { browserSupabaseProject, serverEnvironment } from "@/lib/env";
 import { assistantIdSchema } from "@/sdk/core/index.ts";
 
@@ -34,6 +35,7 @@ export default async function TryChatLayout({
             conversations={conversations}
             authScope={`${authScopeOf(operator)}:try`}
             chatPath={trialChatPath(assistant.data)}
+            sources={assistantSources(assistant.data, () => trialClient(assistant.data))}
             evidenceWidthClassName="lg:h-auto lg:w-[30rem]"
           >
             {children}
