@@ -36,13 +36,17 @@ export function MessageList({
   const following = useRef(true);
   const pending = live && !isStored(live, messages) ? live : null;
   const turnStart = useTurnStart(live, messages);
-  const liveText = pending?.answer.text;
-  const count = messages.length;
+  // What is shown, the same whether the newest turn is the live copy or the stored one that takes it over:
+  // that swap must not move the list, or a click on a citation just then lands beside it.
+  const questions =
+    messages.filter((message) => message.role === "user").length +
+    (pending !== null && !isQuestionStored(pending, messages, turnStart) ? 1 : 0);
+  const newestText = pending?.answer.text ?? messages.findLast((message) => message.answer)?.answer?.text;
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll again whenever a turn grows or arrives.
   useEffect(() => {
     const element = list.current;
     if (element && following.current) element.scrollTop = element.scrollHeight;
-  }, [liveText, count]);
+  }, [newestText, questions]);
 
   if (messages.length === 0 && pending === null) {
     return (
@@ -116,7 +120,9 @@ export function MessageList({
         const element = event.currentTarget;
         following.current = element.scrollHeight - element.scrollTop - element.clientHeight < followSlack;
       }}
-      className="flex flex-1 flex-col gap-4 overflow-y-auto p-4"
+      // No scroll anchoring: the list follows the answer itself, and Chromium moved it by a citation card's
+      // height when the card opened under a citation near the bottom, so the click landed on the card.
+      className="flex flex-1 flex-col gap-4 overflow-y-auto p-4 [overflow-anchor:none]"
       aria-label="Messages"
     >
       {items}

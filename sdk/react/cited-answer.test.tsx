@@ -279,16 +279,24 @@ describe("CitedAnswer: previews and keyboard", () => {
     expect(document.activeElement).toBe(screen.getByRole("button", { name: /^Source 1/ }));
   });
 
-  it("does not open a source while the answer is not saved yet, and says why", async () => {
+  it("opens a source asked for before the answer is saved once it is, and says so meanwhile", async () => {
     const user = userEvent.setup();
     const onOpenEvidence = vi.fn();
-    renderAnswer(answerCiting([paragraphReference]), { messageId: null, onOpenEvidence });
+    const answer = answerCiting([paragraphReference]);
+    const view = renderAnswer(answer, { messageId: null, onOpenEvidence });
     await user.tab();
     expect(screen.getByRole("region", { name: "Source preview" }).textContent).toContain(
       "Opens once the answer is saved",
     );
     await user.keyboard("{Enter}");
     expect(onOpenEvidence).not.toHaveBeenCalled();
+    view.update(answer, { messageId: "msg_saved0001" });
+    expect(onOpenEvidence).toHaveBeenCalledTimes(1);
+    expect(onOpenEvidence).toHaveBeenCalledWith(
+      expect.objectContaining({ messageId: "msg_saved0001", reference: paragraphReference }),
+    );
+    view.update(answer, { messageId: "msg_saved0001" });
+    expect(onOpenEvidence).toHaveBeenCalledTimes(1);
   });
 
   it("previews on hover, keeps the card open while the pointer moves into it, and while focus is in it", async () => {

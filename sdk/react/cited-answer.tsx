@@ -110,14 +110,29 @@ export function CitedAnswer(props: CitedAnswerProps) {
     }));
   };
 
+  // A source asked for before the answer is saved (its PDF is served only then): opened once it is.
+  const [openWhenSaved, setOpenWhenSaved] = useState<{ key: string; index: number } | null>(null);
+
   const open = (citation: Citation, index: number) => {
     const source = citation.sources[index];
-    if (source === undefined || messageId === null) return;
+    if (source === undefined) return;
+    if (messageId === null) {
+      setOpenWhenSaved({ key: citation.key, index });
+      return;
+    }
     const evidence = { reference: source.reference, claim: citation.claim, messageId };
     setPreview(null);
     if (onOpenEvidence) onOpenEvidence(evidence);
     else setOpened({ ...evidence, key: citation.key });
   };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the answer gets its id; open() is read then.
+  useEffect(() => {
+    if (messageId === null || openWhenSaved === null) return;
+    setOpenWhenSaved(null);
+    const citation = citations.get(openWhenSaved.key);
+    if (citation) open(citation, openWhenSaved.index);
+  }, [messageId]);
 
   const closeEvidence = () => {
     const key = opened?.key;
