@@ -33,6 +33,9 @@ test("the datasource filter narrows the search to the manuals or to the notes", 
   await searchPage.open(searchPage.results.first());
   await expect(searchPage.evidence.root).toContainText(samplePdf);
   await expect(searchPage.evidence.root).toContainText(/\bpage \d+\b/);
+  // A PDF passage opens as its page, the passage's lines marked on it.
+  await expect(searchPage.evidence.pdf).toBeVisible();
+  await expect(searchPage.evidence.highlights.first()).toBeVisible();
 
   // The notes: the backup notes mention uploads, under their heading, and come first; what else is
   // found there by meaning (the release downloads) is from the notes too, never the PDF.

@@ -43,8 +43,10 @@ test("an operator asks in the Try tab, the citation opens its PDF page, and the 
   const title = (await chat.conversations.titles())[0] ?? "";
   expect(title).toContain("DELAYED queue");
 
-  await chat.citations(answer).first().click();
-  await expect(chat.evidence.root).toBeVisible();
+  await chat.openCitation(
+    answer,
+    `Source 1: ${samplePdf}, p. ${delayedQueueQuestion.printedPage} · page ${delayedQueueQuestion.pageNumber} of the file`,
+  );
   await expect(chat.evidence.pdf).toContainText(samplePdf);
   await chat.evidence.expectPdfPage(delayedQueueQuestion.pageNumber);
   await screenshotsAtBothWidths(page, "console-try-chat");
@@ -108,5 +110,8 @@ test("the Try tab searches the assistant's sources, with its own datasources to 
   await expect(
     page.getByRole("navigation", { name: "Try" }).getByRole("link", { name: "Search" }),
   ).toHaveAttribute("aria-current", "page");
+  await search.open(search.results.first());
+  await expect(search.evidence.pdf).toBeVisible();
+  await expect(search.evidence.highlights.first()).toBeVisible();
   await screenshotsAtBothWidths(page, "console-try-search");
 });

@@ -2,7 +2,7 @@
 /** The evidence of the citation opened last: a column beside the chat on wide screens, a full-height sheet on phones. */
 import { useEffect, useRef } from "react";
 import { useCited } from "@/components/cited-browser-provider";
-import { type OpenedEvidence, ReferenceEvidence } from "@/sdk/react/index.ts";
+import { type LoadPdf, type OpenedEvidence, ReferenceEvidence } from "@/sdk/react/index.ts";
 
 export interface EvidencePanelProps {
   evidence: OpenedEvidence;
@@ -10,9 +10,11 @@ export interface EvidencePanelProps {
   onClose(): void;
   /** Its size on wide screens, where it is a column (e.g. `lg:w-[40rem]`). */
   wideClassName: string;
+  /** How a PDF page is loaded; default an answer's reference through the route (`cited.pdf`). */
+  loadPdf?: LoadPdf;
 }
 
-export function EvidencePanel({ evidence, authScope, onClose, wideClassName }: EvidencePanelProps) {
+export function EvidencePanel({ evidence, authScope, onClose, wideClassName, loadPdf }: EvidencePanelProps) {
   const cited = useCited();
   const panel = useRef<HTMLElement>(null);
   // Focus moves into the panel, and back to what opened it (the citation) when it closes.
@@ -47,7 +49,7 @@ export function EvidencePanel({ evidence, authScope, onClose, wideClassName }: E
           reference={evidence.reference}
           messageId={evidence.messageId}
           authScope={authScope}
-          loadPdf={cited.pdf}
+          loadPdf={loadPdf ?? cited.pdf}
           onClose={onClose}
           className="h-full"
         />

@@ -2,8 +2,11 @@
 /** Ranked passages with their page and heading; each opens as evidence beside the list. */
 import { useState } from "react";
 import { EvidencePanel } from "@/components/chat/evidence-panel";
-import type { Reference, RetrievalResult } from "@/sdk/core/index.ts";
-import { pageRangeLabel } from "@/sdk/react/index.ts";
+import { useCited } from "@/components/cited-browser-provider";
+import type { ServiceBrowserClient } from "@/sdk/browser/index.ts";
+import type { RetrievalResult } from "@/sdk/core/index.ts";
+import type { LoadPdf } from "@/sdk/react/index.ts";
+import { passageEvidence, resultPages } from "./passage-evidence";
 import { querySnippet, queryWords } from "./query-snippet";
 
 export interface SearchResultsProps {
@@ -12,32 +15,16 @@ export interface SearchResultsProps {
   authScope: string;
 }
 
-/** The pages a passage covers; rag gives the printed label of the first page only. */
-function resultPages(metadata: RetrievalResult["metadata"]): string {
-  const first = { page_index: metadata.page_index ?? 0, page_label: metadata.page_label };
-  return pageRangeLabel(first, { page_index: metadata.page_indices?.at(-1) ?? first.page_index });
-}
-
-/**
- * A passage shown as evidence: its text under its document and heading. rag hands out no PDF
- * token (only an answer's references carry one), so a PDF passage opens as its text, with its page.
- */
-function passageEvidence(result: RetrievalResult): Reference {
-  const { metadata } = result;
-  const pages = metadata.page_index === undefined ? null : resultPages(metadata);
-  return {
-    id: `ref_search${result.rank}`,
-    kind: "paragraph",
-    id_datasource: result.id_datasource,
-    id_document: metadata.id_document,
-    title: metadata.title,
-    quote: result.content,
-    url: null,
-    metadata: { heading: [metadata.heading, pages].filter(Boolean).join(" · ") || null },
-  };
+/** Loads the page of a PDF passage through the token rag gave it for this user. */
+function passagePdfLoader(cited: ServiceBrowserClient, result: RetrievalResult): LoadPdf {
+  return (_messageId, _referenceId, options) =>
+    cited.passagePdf(result.metadata.pdf?.token ?? "", options.page ?? result.metadata.page_index ?? 0, {
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
 }
 
 export function SearchResults({ results, query, authScope }: SearchResultsProps) {
+  const cited = useCited();
   const [opened, setOpened] = useState<RetrievalResult | null>(null);
   if (results.length === 0) {
     return <p role="status">No passage matches “{query}”. Try other words, or all datasources.</p>;
@@ -94,6 +81,7 @@ export function SearchResults({ results, query, authScope }: SearchResultsProps)
       {opened ? (
         <EvidencePanel
           evidence={{ reference: passageEvidence(opened), claim: null, messageId: "search" }}
+          loadPdf={passagePdfLoader(cited, opened)}
           authScope={authScope}
           onClose={() => setOpened(null)}
           wideClassName="lg:sticky lg:top-0 lg:h-fit lg:max-h-full lg:w-auto lg:rounded-xl lg:border"

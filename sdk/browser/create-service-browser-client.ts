@@ -69,6 +69,8 @@ export interface ServiceBrowserClient {
   ): AsyncGenerator<ServiceUpdate, void, undefined>;
   rag(query: string, options?: RagOptions): Promise<RagResponse>;
   pdf(messageId: string, referenceId: string, options?: PdfOptions): Promise<BrowserPdfSlice>;
+  /** The slice of a PDF passage `rag` found for this user, by its `metadata.pdf.token`, at `page`. */
+  passagePdf(token: string, page: number, options?: RequestOptions): Promise<BrowserPdfSlice>;
 }
 
 /**
@@ -217,15 +219,29 @@ export function createServiceBrowserClient(options: ServiceBrowserClientOptions)
 
     async pdf(messageId, referenceId, pdfOptions = {}) {
       const page = pdfOptions.page === undefined ? "" : `?page=${pdfOptions.page}`;
-      const response = await send(`${path("pdf", messageId, referenceId)}${page}`, {
-        method: "GET",
-        ...signalOf(pdfOptions),
-      });
-      const sliceStart = headerNumber(response, pdfSliceHeaders.sliceStart);
-      const documentPageCount = headerNumber(response, pdfSliceHeaders.pageCount);
-      return { bytes: new Uint8Array(await response.arrayBuffer()), sliceStart, documentPageCount };
+      return readSlice(
+        await send(`${path("pdf", messageId, referenceId)}${page}`, {
+          method: "GET",
+          ...signalOf(pdfOptions),
+        }),
+      );
+    },
+
+    async passagePdf(token, page, requestOptions = {}) {
+      return readSlice(
+        await send(`${path("passage-pdf", token)}?page=${page}`, {
+          method: "GET",
+          ...signalOf(requestOptions),
+        }),
+      );
     },
   };
+}
+
+async function readSlice(response: Response): Promise<BrowserPdfSlice> {
+  const sliceStart = headerNumber(response, pdfSliceHeaders.sliceStart);
+  const documentPageCount = headerNumber(response, pdfSliceHeaders.pageCount);
+  return { bytes: new Uint8Array(await response.arrayBuffer()), sliceStart, documentPageCount };
 }
 
 function headerNumber(response: Response, name: string): number {

@@ -10,7 +10,7 @@ import {
 import { relayAnswers } from "./answer-relay.ts";
 import { HandlerProblem, problemFromServiceError } from "./handler-problem.ts";
 import { newMessageId } from "./message-id.ts";
-import { servePdf } from "./pdf-route.ts";
+import { servePassagePdf, servePdf } from "./pdf-route.ts";
 import { parseBody, readJsonBody } from "./read-json-body.ts";
 import type { BackoffOptions } from "./retry-policy.ts";
 import { assertServerRuntime } from "./server-only.ts";
@@ -98,6 +98,8 @@ const userSchema = z.object({ id: z.string().min(1), externalUserId: idUserSchem
  * - `POST /rag` `{ query, max_results?, datasource_ids? }` → `{ results }`
  * - `GET /pdf/{messageId}/{referenceId}[?page=n]` → `application/pdf` with `X-Pdf-Slice-Start`
  *   and `X-Pdf-Page-Count`, after checking that the user owns the reference
+ * - `GET /passage-pdf/{token}?page=n` → the same for a PDF passage `rag` found for the user
+ *   (`metadata.pdf.token`); the service checks the token is the user's
  *
  * Every request but GET must come from `allowedOrigin` (403), every request needs a user (401),
  * bodies are limited to `maxBodyBytes` (413) and validated (422). Errors are
@@ -221,6 +223,19 @@ export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandl
           user,
           messageId: messageId!,
           referenceId: referenceId!,
+          page: new URL(request.url).searchParams.get("page"),
+          signal: request.signal,
+          requestId,
+        }),
+    },
+    {
+      pattern: ["passage-pdf", ":token"],
+      method: "GET",
+      run: ({ request, user, params: [token], requestId }) =>
+        servePassagePdf({
+          client,
+          user,
+          token: token!,
           page: new URL(request.url).searchParams.get("page"),
           signal: request.signal,
           requestId,

@@ -1,5 +1,8 @@
-/** `GET /pdf/{messageId}/{referenceId}`: the cited PDF slice, only for the user who owns the answer. */
-import { AuthenticationError, ConflictError, pdfSliceHeaders } from "../core/index.ts";
+/**
+ * `GET /pdf/{messageId}/{referenceId}`: the cited PDF slice, only for the user who owns the answer.
+ * `GET /passage-pdf/{token}`: the slice of a passage `rag` found for the user.
+ */
+import { AuthenticationError, CitedApiError, ConflictError, pdfSliceHeaders } from "../core/index.ts";
 import { HandlerProblem, problemFromServiceError } from "./handler-problem.ts";
 import type { PdfSlice, ServiceClient } from "./service-client.ts";
 import type { ServiceStore, StoredReference } from "./service-store.ts";
@@ -48,13 +51,56 @@ export async function servePdf(context: PdfRouteContext): Promise<Response> {
       throw mapped(retryError);
     });
   }
+  return sliceResponse(slice, context.requestId);
+}
+
+export interface PassagePdfContext {
+  client: ServiceClient;
+  user: { externalUserId: string };
+  /** The token `rag` gave the passage for this user (`metadata.pdf.token`). */
+  token: string;
+  page: string | null;
+  signal: AbortSignal;
+  requestId: string;
+}
+
+/**
+ * Serves the slice of a passage `rag` found. The service binds the token to the user it searched for
+ * and checks that this user is the one: another user's token is a 403, and an expired one a 409 (such a
+ * token is not renewed; searching again gives a new one).
+ */
+export async function servePassagePdf(context: PassagePdfContext): Promise<Response> {
+  const page = context.page ?? "";
+  if (!/^\d{1,9}$/.test(page)) {
+    throw new HandlerProblem(422, "invalid_input", "page must be the page of the passage to show.", {
+      errors: [{ path: "page", message: "a page index" }],
+    });
+  }
+  try {
+    const slice = await context.client.pdf(context.token, Number(page), context.user.externalUserId, {
+      signal: context.signal,
+      requestId: context.requestId,
+    });
+    return sliceResponse(slice, context.requestId);
+  } catch (error) {
+    if (CitedApiError.isInstance(error) && error.code === "token_expired") {
+      throw new HandlerProblem(409, "token_expired", "This result's page link has expired; search again.");
+    }
+    if (CitedApiError.isInstance(error) && (error.code === "forbidden" || error.code === "invalid_token")) {
+      throw new HandlerProblem(403, "forbidden", "This page was not found for you.");
+    }
+    throw mapped(error);
+  }
+}
+
+function sliceResponse(slice: PdfSlice, requestId: string): Response {
   return new Response(slice.bytes, {
     headers: {
       "Content-Type": "application/pdf",
       [pdfSliceHeaders.sliceStart]: String(slice.sliceStart),
       [pdfSliceHeaders.pageCount]: String(slice.documentPageCount),
       "Cache-Control": "private, no-store",
-      "X-Request-ID": context.requestId,
+      "X-Request-ID": requestId,
     },
   });
 }

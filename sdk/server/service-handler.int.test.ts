@@ -114,6 +114,26 @@ async function askAsUser(user: string) {
 }
 
 describe("createServiceHandler against the real service", () => {
+  it("serves the page of a PDF passage that rag found for the user, and to no other user", async () => {
+    const found = (await (
+      await call("POST", "/rag", "alice", { query: "persist", max_results: 1 })
+    ).json()) as {
+      results: Array<{ metadata: { page_index?: number; pdf?: { token: string } } }>;
+    };
+    const [first] = found.results;
+    const token = first?.metadata.pdf?.token ?? "";
+    const page = first?.metadata.page_index ?? -1;
+    expect(token).not.toBe("");
+    const served = await call("GET", `/passage-pdf/${encodeURIComponent(token)}?page=${page}`, "alice");
+    expect(served.status).toBe(200);
+    expect(served.headers.get("Content-Type")).toBe("application/pdf");
+    expect(new TextDecoder().decode((await served.arrayBuffer()).slice(0, 5))).toBe("%PDF-");
+    const refused = await call("GET", `/passage-pdf/${encodeURIComponent(token)}?page=${page}`, "bob");
+    expect(refused.status).toBe(403);
+    const withoutPage = await call("GET", `/passage-pdf/${encodeURIComponent(token)}`, "alice");
+    expect(withoutPage.status).toBe(422);
+  });
+
   it("streams a full answer to the browser and saves it with the question", async () => {
     const { conversationId, updates, answer, messageId } = await askAsUser("alice");
 

@@ -424,6 +424,31 @@ describe("rag results", () => {
     expect(results.map((result) => result.rank)).toEqual(results.map((_, index) => index + 1));
   });
 
+  it("gives a PDF passage found for a user a token that serves its page to that user alone, and none without a user", async () => {
+    const body = { query: "split a large file into 2000MiB chunks", max_results: 1 };
+    const [found] = await rag({ ...body, id_user: testUser });
+    const pdf = found?.metadata.pdf as { token: string; expires_at: string } | undefined;
+    expect(pdf?.token).toEqual(expect.any(String));
+    expect(Date.parse(pdf?.expires_at ?? "")).toBeGreaterThan(Date.now());
+    const page = found?.metadata.page_index ?? -1;
+    const key = await freshKey(["ask"]);
+    const served = await send({
+      path: publicPaths.pdfPage(pdf?.token ?? "", page),
+      key,
+      headers: { "X-External-User-Id": testUser },
+    });
+    expect(served.status).toBe(200);
+    expect(served.headers.get("Content-Type")).toBe("application/pdf");
+    const someoneElse = await send({
+      path: publicPaths.pdfPage(pdf?.token ?? "", page),
+      key,
+      headers: { "X-External-User-Id": "someone-else" },
+    });
+    await expectProblem(someoneElse, 403, "forbidden");
+    const [anonymous] = await rag(body);
+    expect(anonymous?.metadata).not.toHaveProperty("pdf");
+  });
+
   it("gives each PDF passage the metadata of the contract, pointing at the cited page", async () => {
     const [top, ...rest] = await rag({ query: "split a large file into 2000MiB chunks" });
     expect(top?.content).toContain("split -b 2000m");

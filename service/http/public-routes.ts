@@ -124,9 +124,21 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
       hits.map((hit) => hit.id),
     );
     const scoreOf = new Map(hits.map((hit) => [hit.id, hit.score]));
-    const results = passages.map((passage, position) =>
-      toRetrievalResult(passage, scoreOf.get(passage.id) ?? 0, position + 1),
-    );
+    const results = passages.map((passage, position) => {
+      const result = toRetrievalResult(passage, scoreOf.get(passage.id) ?? 0, position + 1);
+      const pages = result.metadata.page_indices;
+      if (input.id_user === undefined || pages === undefined) return result;
+      // Bound to no session, so no refresh can renew it: a new search gives a new token.
+      const pdf = tokens.issue({
+        assistant: assistantId,
+        reference: passage.id,
+        document: passage.documentId,
+        pages,
+        user: input.id_user,
+        session: "",
+      });
+      return { ...result, metadata: { ...result.metadata, pdf } };
+    });
     return context.json({ results });
   });
 

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { limits } from "../limits.ts";
 import { datasourceIdSchema, documentIdSchema, idUserSchema } from "./common.ts";
-import { rectSchema, referenceKindSchema } from "./reference.ts";
+import { pdfTokenSchema, rectSchema, referenceKindSchema } from "./reference.ts";
 import { boundedText } from "./text.ts";
 
 export const ragRequestSchema = z.object({
@@ -36,6 +36,11 @@ export const retrievalMetadataSchema = z.looseObject({
   url: z.string().nullable().optional(),
   start_s: z.number().min(0).optional(),
   end_s: z.number().min(0).optional(),
+  /**
+   * A PDF passage found for an `id_user`: the token that serves its pages (`page_indices`) to that user
+   * through the PDF page endpoint. It is not renewed; a new search gives a new one.
+   */
+  pdf: pdfTokenSchema.optional(),
 });
 
 export const retrievalResultSchema = z.looseObject({

@@ -1,8 +1,12 @@
+import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
+import { CitedBrowserProvider } from "@/components/cited-browser-provider";
 import { TrySections } from "@/components/console/try-sections";
-import { trialKeyLifetimeSeconds } from "@/lib/console/trial";
+import { trialKeyLifetimeSeconds, trialMountPath } from "@/lib/console/trial";
+import { browserSupabaseProject, serverEnvironment } from "@/lib/env";
+import { assistantIdSchema } from "@/sdk/core/index.ts";
 
-/** The Try tab: what it is, then its chat or its search. */
+/** The Try tab: what it is, then its chat or its search, both calling the Try tab's route. */
 export default async function TryLayout({
   children,
   params,
@@ -10,7 +14,8 @@ export default async function TryLayout({
   children: ReactNode;
   params: Promise<{ assistant: string }>;
 }) {
-  const { assistant } = await params;
+  const assistant = assistantIdSchema.safeParse((await params).assistant);
+  if (!assistant.success) notFound();
   return (
     <section aria-labelledby="try-heading" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-end justify-between gap-x-6 gap-y-2">
@@ -24,9 +29,14 @@ export default async function TryLayout({
             {trialKeyLifetimeSeconds / 60} minutes.
           </p>
         </div>
-        <TrySections assistantId={assistant} />
+        <TrySections assistantId={assistant.data} />
       </div>
-      {children}
+      <CitedBrowserProvider
+        supabase={browserSupabaseProject(serverEnvironment().auth)}
+        endpoint={trialMountPath(assistant.data)}
+      >
+        {children}
+      </CitedBrowserProvider>
     </section>
   );
 }

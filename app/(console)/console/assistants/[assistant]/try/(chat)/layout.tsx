@@ -1,13 +1,11 @@
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { ChatShell } from "@/components/chat/chat-shell";
-import { CitedBrowserProvider } from "@/components/cited-browser-provider";
 import { NewChatProvider } from "@/components/new-chat-link";
 import { assistantSources } from "@/lib/assistant-sources";
 import { authScopeOf } from "@/lib/auth";
 import { requireOperator } from "@/lib/console/operator";
-import { trialChatPath, trialClient, trialMountPath, trialStore, trialUserId } from "@/lib/console/trial";
-import { browserSupabaseProject, serverEnvironment } from "@/lib/env";
+import { trialChatPath, trialClient, trialStore, trialUserId } from "@/lib/console/trial";
 import { assistantIdSchema } from "@/sdk/core/index.ts";
 
 /** The Try tab's chat: the app's own chat, on the operator's test conversations with this assistant. */
@@ -25,23 +23,18 @@ export default async function TryChatLayout({
     trialUserId(assistant.data, operator.id),
   );
   return (
-    <CitedBrowserProvider
-      supabase={browserSupabaseProject(serverEnvironment().auth)}
-      endpoint={trialMountPath(assistant.data)}
-    >
-      <NewChatProvider>
-        <div className="h-[calc(100dvh-24rem)] min-h-[28rem] overflow-hidden rounded-xl border border-stone-300 bg-white dark:border-stone-700 dark:bg-stone-900">
-          <ChatShell
-            conversations={conversations}
-            authScope={`${authScopeOf(operator)}:try`}
-            chatPath={trialChatPath(assistant.data)}
-            sources={assistantSources(assistant.data, () => trialClient(assistant.data))}
-            evidenceWidthClassName="lg:h-auto lg:w-[30rem]"
-          >
-            {children}
-          </ChatShell>
-        </div>
-      </NewChatProvider>
-    </CitedBrowserProvider>
+    <NewChatProvider>
+      <div className="h-[calc(100dvh-24rem)] min-h-[28rem] overflow-hidden rounded-xl border border-stone-300 bg-white dark:border-stone-700 dark:bg-stone-900">
+        <ChatShell
+          conversations={conversations}
+          authScope={`${authScopeOf(operator)}:try`}
+          chatPath={trialChatPath(assistant.data)}
+          sources={assistantSources(assistant.data, () => trialClient(assistant.data))}
+          evidenceWidthClassName="lg:h-auto lg:w-[30rem]"
+        >
+          {children}
+        </ChatShell>
+      </div>
+    </NewChatProvider>
   );
 }
