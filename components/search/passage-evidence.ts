@@ -1,20 +1,16 @@
 /** A search result as the evidence panel shows it: a PDF passage as its page, anything else as its text. */
-import type { PdfHighlightReference, Rect, Reference, RetrievalResult } from "@/sdk/core/index.ts";
+import {
+  boundingRect,
+  type PdfHighlightReference,
+  type Reference,
+  type RetrievalResult,
+} from "@/sdk/core/index.ts";
 import { pageRangeLabel } from "@/sdk/react/index.ts";
 
 /** The pages a passage covers; rag gives the printed label of the first page only. */
 export function resultPages(metadata: RetrievalResult["metadata"]): string {
   const first = { page_index: metadata.page_index ?? 0, page_label: metadata.page_label };
   return pageRangeLabel(first, { page_index: metadata.page_indices?.at(-1) ?? first.page_index });
-}
-
-function union(rects: readonly Rect[]): Rect {
-  return [
-    Math.min(...rects.map((rect) => rect[0])),
-    Math.min(...rects.map((rect) => rect[1])),
-    Math.max(...rects.map((rect) => rect[2])),
-    Math.max(...rects.map((rect) => rect[3])),
-  ];
 }
 
 /**
@@ -41,7 +37,7 @@ export function passageEvidence(result: RetrievalResult): Reference {
       page_index,
       page_label: metadata.page_label ?? null,
       rects,
-      bbox: union(rects),
+      bbox: boundingRect(rects),
       page_width,
       page_height,
       spans: [

@@ -44,6 +44,7 @@ export {
   parseNdjsonLine,
 } from "./ndjson-lines.ts";
 export {
+  boundingRect,
   type CssBox,
   type PdfLocation,
   PdfSliceError,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readFixture } from "./fixtures/fixture-streams.ts";
-import { PdfSliceError, pdfLocation, scaleRect } from "./pdf-location.ts";
+import { boundingRect, PdfSliceError, pdfLocation, scaleRect } from "./pdf-location.ts";
 import { reduceAnswerText } from "./read-answers.ts";
 import type { PdfHighlightReference, Reference } from "./schemas/reference.ts";
 
@@ -79,5 +79,17 @@ describe("scaleRect", () => {
 
   it("refuses a page without width", () => {
     expect(() => scaleRect([0, 0, 1, 1], 0, 800)).toThrow(RangeError);
+  });
+});
+
+describe("boundingRect", () => {
+  it("holds every line of a quote, and refuses to bound nothing", () => {
+    expect(
+      boundingRect([
+        [72, 300, 540, 312],
+        [60, 314, 320, 326],
+      ]),
+    ).toEqual([60, 300, 540, 326]);
+    expect(() => boundingRect([])).toThrow(RangeError);
   });
 });

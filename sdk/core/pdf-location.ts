@@ -121,3 +121,19 @@ function indexInSlice(pageIndex: number, sliceStart: number): number | undefined
   const offset = pageIndex - sliceStart;
   return Number.isInteger(offset) && offset >= 0 && offset < limits.pdfSlicePages ? offset : undefined;
 }
+
+/**
+ * The smallest rect holding all of `rects` (a reference's `bbox` from its lines' rects).
+ *
+ * @example
+ * boundingRect([[72, 300, 540, 312], [72, 314, 320, 326]]); // [72, 300, 540, 326]
+ */
+export function boundingRect(rects: readonly Rect[]): Rect {
+  if (rects.length === 0) throw new RangeError("no rects to bound");
+  return [
+    Math.min(...rects.map((rect) => rect[0])),
+    Math.min(...rects.map((rect) => rect[1])),
+    Math.max(...rects.map((rect) => rect[2])),
+    Math.max(...rects.map((rect) => rect[3])),
+  ];
+}

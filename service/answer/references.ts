@@ -1,5 +1,5 @@
 /** Turns a cited sentence span of a passage into a wire Reference with a durable id and, for PDFs, a token. */
-import type { PdfSpan, Rect, Reference, TextContext } from "../../sdk/core/index.ts";
+import { boundingRect, type PdfSpan, type Reference, type TextContext } from "../../sdk/core/index.ts";
 import type { PassageWithSource, StoredSentence } from "../domain.ts";
 import { durableId } from "../ids.ts";
 import type { PdfTokens } from "../pdf/pdf-token.ts";
@@ -49,15 +49,6 @@ function textContext(span: CitedSpan, code: true | undefined): TextContext {
   };
 }
 
-function union(rects: readonly Rect[]): Rect {
-  return [
-    Math.min(...rects.map((rect) => rect[0])),
-    Math.min(...rects.map((rect) => rect[1])),
-    Math.max(...rects.map((rect) => rect[2])),
-    Math.max(...rects.map((rect) => rect[3])),
-  ];
-}
-
 export function buildReference(span: CitedSpan, context: TokenContext): Reference {
   const { passage } = span;
   const sentences = passage.sentences.slice(span.first, span.last + 1);
@@ -91,7 +82,7 @@ export function buildReference(span: CitedSpan, context: TokenContext): Referenc
         page_index: first.page_index,
         page_label: first.page_label ?? null,
         rects: first.rects,
-        bbox: union(first.rects),
+        bbox: boundingRect(first.rects),
         page_width: first.page_width,
         page_height: first.page_height,
         spans,
