@@ -66,7 +66,7 @@ test("results mark the query's words, in one readable column until a passage ope
   await screenshotsAtBothWidths(page, "search-results");
 
   await searchPage.open(searchPage.results.first());
-  await expect(searchPage.evidence.root).toBeVisible();
+  await expect(searchPage.evidence.highlights.first()).toBeVisible();
   await screenshotsAtBothWidths(page, "search-opened");
 });
 

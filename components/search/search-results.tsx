@@ -84,7 +84,10 @@ export function SearchResults({ results, query, authScope }: SearchResultsProps)
           loadPdf={passagePdfLoader(cited, opened)}
           authScope={authScope}
           onClose={() => setOpened(null)}
-          wideClassName="lg:sticky lg:top-0 lg:h-fit lg:max-h-full lg:w-auto lg:rounded-xl lg:border"
+          // A page gets the screen's height, so its viewer scrolls to the passage; a text fits its text.
+          wideClassName={`lg:sticky lg:top-0 lg:w-auto lg:rounded-xl lg:border ${
+            opened.metadata.pdf ? "lg:h-[calc(100dvh-8rem)]" : "lg:h-fit lg:max-h-full"
+          }`}
         />
       ) : null}
     </div>
