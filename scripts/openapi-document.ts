@@ -80,6 +80,369 @@ const publicHeaders = [
 const adminSecurity = [{ adminToken: [] }];
 const assistantPath = { name: "assistant", in: "path", required: true, schema: { type: "string" } };
 
+/** The public API of the interface spec, and what an assistant answers from. */
+function publicPaths(): JsonObject {
+  return {
+    "/external/v1/assistants/{assistant}/sessions/{external_session}/ask": {
+      post: {
+        operationId: "ask",
+        summary: "Ask a question; streams a cited, session-aware answer (scope `ask`).",
+        parameters: [
+          assistantPath,
+          {
+            name: "external_session",
+            in: "path",
+            required: true,
+            description: "Caller-chosen UUID; asks with the same session share memory.",
+            schema: { type: "string", format: "uuid" },
+          },
+          ...publicHeaders,
+        ],
+        requestBody: jsonBody("AskRequest"),
+        responses: {
+          "200": {
+            description:
+              "NDJSON stream, one AskStreamLine per line: status/activity events, `utterance` snapshots (replace the text; claims, references and numbering accumulate), then `done`, or `error` if a failure happens after the stream started.",
+            headers: { "X-Request-ID": { $ref: "#/components/headers/RequestId" } },
+            content: {
+              "application/x-ndjson": {
+                schema: { $ref: "#/components/schemas/AskStreamLine" },
+                // OpenAPI 3.2's itemSchema (each line's schema), as an extension of this 3.1 document.
+                "x-itemSchema": { $ref: "#/components/schemas/AskStreamLine" },
+              },
+            },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    "/external/v1/assistants/{assistant}/rag": {
+      post: {
+        operationId: "rag",
+        summary: "Ranked passages for the caller's own model (scope `rag`).",
+        parameters: [assistantPath, ...publicHeaders],
+        requestBody: jsonBody("RagRequest"),
+        responses: { "200": jsonResponse("Ranked retrieval results.", "RagResponse"), ...commonErrors },
+      },
+    },
+    "/external/v1/assistants/{assistant}/sources": {
+      get: {
+        operationId: "sources",
+        summary:
+          "The documents the assistant answers from (ready ones, oldest first, at most 200) and how many there are (scope `ask`).",
+        parameters: [assistantPath, ...publicHeaders],
+        responses: { "200": jsonResponse("The assistant's sources.", "SourceList"), ...commonErrors },
+      },
+    },
+    "/chat/reference/pdf/{token}": {
+      get: {
+        operationId: "pdfPage",
+        summary: "A 3-page PDF slice around the cited page (scope `ask`).",
+        parameters: [
+          { name: "token", in: "path", required: true, schema: { type: "string" } },
+          { name: "page", in: "query", required: true, schema: { type: "integer", minimum: 0 } },
+          {
+            name: "X-External-User-Id",
+            in: "header",
+            required: true,
+            description: "Must equal the user the token was issued for.",
+            schema: { type: "string" },
+          },
+          ...publicHeaders,
+        ],
+        responses: {
+          "200": {
+            description: "Pages [page-1, page, page+1] clamped to the document.",
+            headers: {
+              "X-Request-ID": { $ref: "#/components/headers/RequestId" },
+              "X-Pdf-Slice-Start": {
+                description: "0-based index of the slice's first page.",
+                schema: { type: "integer" },
+              },
+              "X-Pdf-Page-Count": {
+                description: "Pages in the whole document.",
+                schema: { type: "integer" },
+              },
+              "Cache-Control": { schema: { type: "string" } },
+            },
+            content: {
+              "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf" } },
+            },
+          },
+          ...commonErrors,
+          "401": problem("Invalid key, tampered token (`invalid_token`) or expired token (`token_expired`)."),
+          "403": problem("Missing scope, or X-External-User-Id is not the token's user."),
+        },
+      },
+    },
+    "/chat/reference/pdf/refresh": {
+      post: {
+        operationId: "pdfRefresh",
+        summary: "Renew an expired, authentic PDF token, once (scope `ask`).",
+        parameters: publicHeaders,
+        requestBody: jsonBody("PdfRefreshRequest"),
+        responses: {
+          "200": jsonResponse("A new token.", "PdfRefreshResponse"),
+          ...commonErrors,
+          "409": problem("The token is not expired yet, or was already renewed (`refresh_not_allowed`)."),
+        },
+      },
+    },
+  };
+}
+
+/** Every sharing-area operation takes the admin token, and answers 401 when it is wrong. */
+function behindAdminToken(paths: Record<string, Record<string, JsonObject>>): JsonObject {
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, operations]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(operations).map(([method, operation]) => [
+          method,
+          {
+            ...operation,
+            security: adminSecurity,
+            responses: { "401": problem("Wrong admin token."), ...(operation.responses as JsonObject) },
+          },
+        ]),
+      ),
+    ]),
+  );
+}
+
+/** The sharing area (`/admin/v1`), behind the admin token. */
+function adminPaths(): JsonObject {
+  return behindAdminToken({
+    "/admin/v1/assistants": {
+      get: {
+        operationId: "listAssistants",
+        summary: "The service's assistants.",
+        responses: {
+          "200": jsonResponse("Assistants.", "AssistantList"),
+          "401": problem("Wrong admin token."),
+        },
+      },
+      post: {
+        operationId: "createAssistant",
+        summary: "Create an assistant.",
+        requestBody: jsonBody("AssistantCreate"),
+        responses: { "201": jsonResponse("Created.", "Assistant"), "401": problem("Wrong admin token.") },
+      },
+    },
+    "/admin/v1/assistants/{assistant}": {
+      patch: {
+        operationId: "renameAssistant",
+        summary: "Rename an assistant.",
+        parameters: [assistantPath],
+        requestBody: jsonBody("AssistantRename"),
+        responses: {
+          "200": jsonResponse("The renamed assistant.", "Assistant"),
+          "404": problem("Unknown assistant."),
+          "422": problem("The name is empty or longer than 200 characters (`invalid_input`)."),
+        },
+      },
+      delete: {
+        operationId: "deleteAssistant",
+        summary: "Delete an assistant with its documents, keys and sessions.",
+        parameters: [assistantPath],
+        responses: { "204": { description: "Deleted." }, "404": problem("Unknown assistant.") },
+      },
+    },
+    "/admin/v1/assistants/{assistant}/documents": {
+      get: {
+        operationId: "listDocuments",
+        summary: "An assistant's documents with their ingestion state; long-polls for changes.",
+        description:
+          "Long polling: send the last ETag in `If-None-Match` and `Prefer: wait=N` (at most 30 s); the " +
+          "request is answered as soon as a document changes (progress included), else with 304 after N s.",
+        parameters: [
+          assistantPath,
+          { name: "If-None-Match", in: "header", schema: { type: "string" } },
+          { name: "Prefer", in: "header", schema: { type: "string", examples: ["wait=10"] } },
+        ],
+        responses: {
+          "200": {
+            ...jsonResponse("Documents with their ingestion state.", "DocumentList"),
+            headers: {
+              "X-Request-ID": { $ref: "#/components/headers/RequestId" },
+              ETag: { schema: { type: "string" } },
+            },
+          },
+          "304": {
+            description: "Nothing changed during the wait.",
+            headers: { ETag: { schema: { type: "string" } } },
+          },
+        },
+      },
+      post: {
+        operationId: "uploadDocuments",
+        summary: "Upload files into a datasource of the assistant; they are read in the background.",
+        parameters: [assistantPath],
+        requestBody: {
+          required: true,
+          content: {
+            "multipart/form-data": {
+              schema: {
+                type: "object",
+                properties: {
+                  files: {
+                    type: "array",
+                    items: { type: "string", contentMediaType: "application/octet-stream" },
+                  },
+                  datasource: {
+                    type: "string",
+                    description: "Datasource name or id; default: the assistant's own.",
+                  },
+                },
+                required: ["files"],
+              },
+            },
+          },
+        },
+        responses: {
+          "202": jsonResponse("Accepted; ingestion runs in the background.", "DocumentList"),
+          "404": problem("Unknown assistant."),
+          "413": problem("A file is over the size limit."),
+        },
+      },
+    },
+    "/admin/v1/assistants/{assistant}/documents/{document}": {
+      delete: {
+        operationId: "deleteDocument",
+        summary: "Delete a document; its passages are no longer found.",
+        parameters: [
+          assistantPath,
+          { name: "document", in: "path", required: true, schema: { type: "string" } },
+        ],
+        responses: { "204": { description: "Deleted." }, "404": problem("Unknown document.") },
+      },
+    },
+    "/admin/v1/assistants/{assistant}/datasources": {
+      get: {
+        operationId: "listDatasources",
+        summary:
+          "The assistant's datasources (groups of documents named at upload) with their document counts.",
+        parameters: [assistantPath],
+        responses: {
+          "200": jsonResponse("Datasources in the order they were made.", "DatasourceList"),
+          "404": problem("Unknown assistant."),
+        },
+      },
+    },
+    "/admin/v1/assistants/{assistant}/keys": {
+      get: {
+        operationId: "listKeys",
+        summary: "An assistant's API keys (never their secrets).",
+        parameters: [assistantPath],
+        responses: { "200": jsonResponse("Keys (never the secret).", "KeyList") },
+      },
+      post: {
+        operationId: "createKey",
+        summary: "Create an API key with its scopes, and optionally an end; the secret is shown once.",
+        parameters: [assistantPath],
+        requestBody: jsonBody("KeyCreate"),
+        responses: { "201": jsonResponse("The key; the full secret is shown only here.", "KeyCreated") },
+      },
+    },
+    "/admin/v1/keys/{key}": {
+      delete: {
+        operationId: "revokeKey",
+        summary: "Revoke an API key; its next request is refused.",
+        parameters: [{ name: "key", in: "path", required: true, schema: { type: "string" } }],
+        responses: {
+          "204": { description: "Revoked, effective on the next request." },
+          "404": problem("Unknown key."),
+        },
+      },
+    },
+    "/admin/v1/assistants/{assistant}/share": {
+      get: {
+        operationId: "share",
+        summary: "What a host app needs to reach the assistant: its id and the base URL.",
+        parameters: [assistantPath],
+        responses: {
+          "200": jsonResponse("What the SDK needs: the assistant id and the base URL.", "Share"),
+        },
+      },
+    },
+    "/admin/v1/status": {
+      get: {
+        operationId: "status",
+        summary: "How the service finds passages: by meaning and words, or by words only, and why.",
+        responses: {
+          "200": jsonResponse("`search`: semantic, loading or lexical, with a `detail`.", "ServiceStatus"),
+          "401": problem("Wrong admin token."),
+        },
+      },
+    },
+    "/admin/v1/limits": {
+      get: {
+        operationId: "limits",
+        summary: "The service's limits, to check an upload before sending it.",
+        responses: {
+          "200": jsonResponse("`max_upload_bytes`: a larger file is answered 413.", "Limits"),
+          "401": problem("Wrong admin token."),
+        },
+      },
+    },
+  });
+}
+
+function components(): JsonObject {
+  return {
+    securitySchemes: {
+      apiKey: {
+        type: "http",
+        scheme: "bearer",
+        description: "Assistant API key with scopes `ask` and/or `rag`.",
+      },
+      adminToken: {
+        type: "http",
+        scheme: "bearer",
+        description: "The sharing-area admin token (CKA_ADMIN_TOKEN).",
+      },
+    },
+    parameters: {
+      AppCode: {
+        name: "X-App-Code",
+        in: "header",
+        required: true,
+        schema: { type: "string", const: "selfserve" },
+      },
+      RequestId: {
+        name: "X-Request-ID",
+        in: "header",
+        required: false,
+        description: "Echoed back when valid; generated otherwise.",
+        schema: { type: "string" },
+      },
+    },
+    headers: { RequestId: { description: "Keep it for support.", schema: { type: "string" } } },
+    schemas: {
+      AskRequest: schema(askRequestSchema, "input"),
+      AskStreamLine: schema(askStreamLineSchema, "output"),
+      RagRequest: schema(ragRequestSchema, "input"),
+      RagResponse: schema(ragResponseSchema, "output"),
+      SourceList: schema(sourceListSchema, "output"),
+      PdfRefreshRequest: schema(pdfRefreshRequestSchema, "input"),
+      PdfRefreshResponse: schema(pdfRefreshResponseSchema, "output"),
+      ProblemDetails: schema(problemDetailsSchema, "output"),
+      AssistantCreate: schema(assistantCreateSchema, "input"),
+      AssistantRename: schema(assistantRenameSchema, "input"),
+      Assistant: schema(assistantSchema, "output"),
+      AssistantList: schema(assistantListSchema, "output"),
+      DocumentList: schema(documentListSchema, "output"),
+      DatasourceList: schema(datasourceListSchema, "output"),
+      KeyCreate: schema(keyCreateSchema, "input"),
+      KeyCreated: schema(keyCreatedSchema, "output"),
+      KeyList: schema(keyListSchema, "output"),
+      Share: schema(shareSchema, "output"),
+      ServiceStatus: schema(serviceStatusSchema, "output"),
+      Limits: schema(limitsSchema, "output"),
+    },
+  };
+}
+
 export function buildOpenApiDocument(): JsonObject {
   return {
     openapi: "3.1.1",
@@ -91,341 +454,8 @@ export function buildOpenApiDocument(): JsonObject {
     },
     servers: [{ url: "{base_url}", variables: { base_url: { default: "http://127.0.0.1:8787" } } }],
     security: [{ apiKey: [] }],
-    paths: {
-      "/external/v1/assistants/{assistant}/sessions/{external_session}/ask": {
-        post: {
-          operationId: "ask",
-          summary: "Ask a question; streams a cited, session-aware answer (scope `ask`).",
-          parameters: [
-            assistantPath,
-            {
-              name: "external_session",
-              in: "path",
-              required: true,
-              description: "Caller-chosen UUID; asks with the same session share memory.",
-              schema: { type: "string", format: "uuid" },
-            },
-            ...publicHeaders,
-          ],
-          requestBody: jsonBody("AskRequest"),
-          responses: {
-            "200": {
-              description:
-                "NDJSON stream, one AskStreamLine per line: status/activity events, `utterance` snapshots (replace the text; claims, references and numbering accumulate), then `done`, or `error` if a failure happens after the stream started.",
-              headers: { "X-Request-ID": { $ref: "#/components/headers/RequestId" } },
-              content: {
-                "application/x-ndjson": {
-                  schema: { $ref: "#/components/schemas/AskStreamLine" },
-                  itemSchema: { $ref: "#/components/schemas/AskStreamLine" },
-                },
-              },
-            },
-            ...commonErrors,
-          },
-        },
-      },
-      "/external/v1/assistants/{assistant}/rag": {
-        post: {
-          operationId: "rag",
-          summary: "Ranked passages for the caller's own model (scope `rag`).",
-          parameters: [assistantPath, ...publicHeaders],
-          requestBody: jsonBody("RagRequest"),
-          responses: { "200": jsonResponse("Ranked retrieval results.", "RagResponse"), ...commonErrors },
-        },
-      },
-      "/external/v1/assistants/{assistant}/sources": {
-        get: {
-          operationId: "sources",
-          summary:
-            "The documents the assistant answers from (ready ones, oldest first, at most 200) and how many there are (scope `ask`).",
-          parameters: [assistantPath, ...publicHeaders],
-          responses: { "200": jsonResponse("The assistant's sources.", "SourceList"), ...commonErrors },
-        },
-      },
-      "/chat/reference/pdf/{token}": {
-        get: {
-          operationId: "pdfPage",
-          summary: "A 3-page PDF slice around the cited page (scope `ask`).",
-          parameters: [
-            { name: "token", in: "path", required: true, schema: { type: "string" } },
-            { name: "page", in: "query", required: true, schema: { type: "integer", minimum: 0 } },
-            {
-              name: "X-External-User-Id",
-              in: "header",
-              required: true,
-              description: "Must equal the user the token was issued for.",
-              schema: { type: "string" },
-            },
-            ...publicHeaders,
-          ],
-          responses: {
-            "200": {
-              description: "Pages [page-1, page, page+1] clamped to the document.",
-              headers: {
-                "X-Request-ID": { $ref: "#/components/headers/RequestId" },
-                "X-Pdf-Slice-Start": {
-                  description: "0-based index of the slice's first page.",
-                  schema: { type: "integer" },
-                },
-                "X-Pdf-Page-Count": {
-                  description: "Pages in the whole document.",
-                  schema: { type: "integer" },
-                },
-                "Cache-Control": { schema: { type: "string" } },
-              },
-              content: {
-                "application/pdf": { schema: { type: "string", contentMediaType: "application/pdf" } },
-              },
-            },
-            ...commonErrors,
-            "401": problem(
-              "Invalid key, tampered token (`invalid_token`) or expired token (`token_expired`).",
-            ),
-            "403": problem("Missing scope, or X-External-User-Id is not the token's user."),
-          },
-        },
-      },
-      "/chat/reference/pdf/refresh": {
-        post: {
-          operationId: "pdfRefresh",
-          summary: "Renew an expired, authentic PDF token, once (scope `ask`).",
-          parameters: publicHeaders,
-          requestBody: jsonBody("PdfRefreshRequest"),
-          responses: {
-            "200": jsonResponse("A new token.", "PdfRefreshResponse"),
-            ...commonErrors,
-            "409": problem("The token is not expired yet, or was already renewed (`refresh_not_allowed`)."),
-          },
-        },
-      },
-      "/admin/v1/assistants": {
-        get: {
-          operationId: "listAssistants",
-          security: adminSecurity,
-          responses: {
-            "200": jsonResponse("Assistants.", "AssistantList"),
-            "401": problem("Wrong admin token."),
-          },
-        },
-        post: {
-          operationId: "createAssistant",
-          security: adminSecurity,
-          requestBody: jsonBody("AssistantCreate"),
-          responses: { "201": jsonResponse("Created.", "Assistant"), "401": problem("Wrong admin token.") },
-        },
-      },
-      "/admin/v1/assistants/{assistant}": {
-        patch: {
-          operationId: "renameAssistant",
-          security: adminSecurity,
-          parameters: [assistantPath],
-          requestBody: jsonBody("AssistantRename"),
-          responses: {
-            "200": jsonResponse("The renamed assistant.", "Assistant"),
-            "404": problem("Unknown assistant."),
-            "422": problem("The name is empty or longer than 200 characters (`invalid_input`)."),
-          },
-        },
-        delete: {
-          operationId: "deleteAssistant",
-          security: adminSecurity,
-          parameters: [assistantPath],
-          responses: { "204": { description: "Deleted." }, "404": problem("Unknown assistant.") },
-        },
-      },
-      "/admin/v1/assistants/{assistant}/documents": {
-        get: {
-          operationId: "listDocuments",
-          description:
-            "Long polling: send the last ETag in `If-None-Match` and `Prefer: wait=N` (at most 30 s); the " +
-            "request is answered as soon as a document changes (progress included), else with 304 after N s.",
-          security: adminSecurity,
-          parameters: [
-            assistantPath,
-            { name: "If-None-Match", in: "header", schema: { type: "string" } },
-            { name: "Prefer", in: "header", schema: { type: "string", examples: ["wait=10"] } },
-          ],
-          responses: {
-            "200": {
-              ...jsonResponse("Documents with their ingestion state.", "DocumentList"),
-              headers: {
-                "X-Request-ID": { $ref: "#/components/headers/RequestId" },
-                ETag: { schema: { type: "string" } },
-              },
-            },
-            "304": {
-              description: "Nothing changed during the wait.",
-              headers: { ETag: { schema: { type: "string" } } },
-            },
-          },
-        },
-        post: {
-          operationId: "uploadDocuments",
-          security: adminSecurity,
-          parameters: [assistantPath],
-          requestBody: {
-            required: true,
-            content: {
-              "multipart/form-data": {
-                schema: {
-                  type: "object",
-                  properties: {
-                    files: {
-                      type: "array",
-                      items: { type: "string", contentMediaType: "application/octet-stream" },
-                    },
-                    datasource: {
-                      type: "string",
-                      description: "Datasource name or id; default: the assistant's own.",
-                    },
-                  },
-                  required: ["files"],
-                },
-              },
-            },
-          },
-          responses: {
-            "202": jsonResponse("Accepted; ingestion runs in the background.", "DocumentList"),
-            "404": problem("Unknown assistant."),
-            "413": problem("A file is over the size limit."),
-          },
-        },
-      },
-      "/admin/v1/assistants/{assistant}/documents/{document}": {
-        delete: {
-          operationId: "deleteDocument",
-          security: adminSecurity,
-          parameters: [
-            assistantPath,
-            { name: "document", in: "path", required: true, schema: { type: "string" } },
-          ],
-          responses: { "204": { description: "Deleted." }, "404": problem("Unknown document.") },
-        },
-      },
-      "/admin/v1/assistants/{assistant}/datasources": {
-        get: {
-          operationId: "listDatasources",
-          summary:
-            "The assistant's datasources (groups of documents named at upload) with their document counts.",
-          security: adminSecurity,
-          parameters: [assistantPath],
-          responses: {
-            "200": jsonResponse("Datasources in the order they were made.", "DatasourceList"),
-            "404": problem("Unknown assistant."),
-          },
-        },
-      },
-      "/admin/v1/assistants/{assistant}/keys": {
-        get: {
-          operationId: "listKeys",
-          security: adminSecurity,
-          parameters: [assistantPath],
-          responses: { "200": jsonResponse("Keys (never the secret).", "KeyList") },
-        },
-        post: {
-          operationId: "createKey",
-          security: adminSecurity,
-          parameters: [assistantPath],
-          requestBody: jsonBody("KeyCreate"),
-          responses: { "201": jsonResponse("The key; the full secret is shown only here.", "KeyCreated") },
-        },
-      },
-      "/admin/v1/keys/{key}": {
-        delete: {
-          operationId: "revokeKey",
-          security: adminSecurity,
-          parameters: [{ name: "key", in: "path", required: true, schema: { type: "string" } }],
-          responses: {
-            "204": { description: "Revoked, effective on the next request." },
-            "404": problem("Unknown key."),
-          },
-        },
-      },
-      "/admin/v1/assistants/{assistant}/share": {
-        get: {
-          operationId: "share",
-          security: adminSecurity,
-          parameters: [assistantPath],
-          responses: {
-            "200": jsonResponse("What the SDK needs: the assistant id and the base URL.", "Share"),
-          },
-        },
-      },
-      "/admin/v1/status": {
-        get: {
-          operationId: "status",
-          summary: "How the service finds passages: by meaning and words, or by words only, and why.",
-          security: adminSecurity,
-          responses: {
-            "200": jsonResponse("`search`: semantic, loading or lexical, with a `detail`.", "ServiceStatus"),
-            "401": problem("Wrong admin token."),
-          },
-        },
-      },
-      "/admin/v1/limits": {
-        get: {
-          operationId: "limits",
-          summary: "The service's limits, to check an upload before sending it.",
-          security: adminSecurity,
-          responses: {
-            "200": jsonResponse("`max_upload_bytes`: a larger file is answered 413.", "Limits"),
-            "401": problem("Wrong admin token."),
-          },
-        },
-      },
-    },
-    components: {
-      securitySchemes: {
-        apiKey: {
-          type: "http",
-          scheme: "bearer",
-          description: "Assistant API key with scopes `ask` and/or `rag`.",
-        },
-        adminToken: {
-          type: "http",
-          scheme: "bearer",
-          description: "The sharing-area admin token (CKA_ADMIN_TOKEN).",
-        },
-      },
-      parameters: {
-        AppCode: {
-          name: "X-App-Code",
-          in: "header",
-          required: true,
-          schema: { type: "string", const: "selfserve" },
-        },
-        RequestId: {
-          name: "X-Request-ID",
-          in: "header",
-          required: false,
-          description: "Echoed back when valid; generated otherwise.",
-          schema: { type: "string" },
-        },
-      },
-      headers: { RequestId: { description: "Keep it for support.", schema: { type: "string" } } },
-      schemas: {
-        AskRequest: schema(askRequestSchema, "input"),
-        AskStreamLine: schema(askStreamLineSchema, "output"),
-        RagRequest: schema(ragRequestSchema, "input"),
-        RagResponse: schema(ragResponseSchema, "output"),
-        SourceList: schema(sourceListSchema, "output"),
-        PdfRefreshRequest: schema(pdfRefreshRequestSchema, "input"),
-        PdfRefreshResponse: schema(pdfRefreshResponseSchema, "output"),
-        ProblemDetails: schema(problemDetailsSchema, "output"),
-        AssistantCreate: schema(assistantCreateSchema, "input"),
-        AssistantRename: schema(assistantRenameSchema, "input"),
-        Assistant: schema(assistantSchema, "output"),
-        AssistantList: schema(assistantListSchema, "output"),
-        DocumentList: schema(documentListSchema, "output"),
-        DatasourceList: schema(datasourceListSchema, "output"),
-        KeyCreate: schema(keyCreateSchema, "input"),
-        KeyCreated: schema(keyCreatedSchema, "output"),
-        KeyList: schema(keyListSchema, "output"),
-        Share: schema(shareSchema, "output"),
-        ServiceStatus: schema(serviceStatusSchema, "output"),
-        Limits: schema(limitsSchema, "output"),
-      },
-    },
+    paths: { ...publicPaths(), ...adminPaths() },
+    components: components(),
   };
 }
 

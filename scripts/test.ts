@@ -1,4 +1,4 @@
-/** `npm test`: lint and the app's build at once, then unit and integration tests beside the type check, then end-to-end tests in Debian's headless Chromium. */
+/** `npm test`: lint (code and the OpenAPI document) and the app's build at once, then unit and integration tests beside the type check, then end-to-end tests in Debian's headless Chromium. */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { chromiumPath } from "../e2e/chromium.ts";
@@ -22,6 +22,11 @@ if (!existsSync(chromiumPath)) {
 const fetchModel: Step = { name: "embedding model", command: [process.execPath, "scripts/fetch-model.ts"] };
 const typeCheck: Step = { name: "type check", command: [bin("tsc"), "--noEmit"] };
 const lint: Step = { name: "lint", command: [bin("biome"), "check", "."] };
+const apiLint: Step = {
+  name: "OpenAPI lint",
+  command: [bin("redocly"), "lint", "sdk/openapi.json", "--format=stylish"],
+  env: { REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+};
 const build: Step = {
   name: "build the app",
   command: [process.execPath, "node_modules/next/dist/bin/next", "build"],
@@ -91,9 +96,11 @@ for (const file of ["test-results/vitest.json", "test-results/playwright.json"])
 // The model is fetched (once, then verified from the cache) before the tests that load it.
 header(fetchModel);
 record(fetchModel, await run(fetchModel, false));
-const [linted, built] = await Promise.all([run(lint, true), run(build, true)]);
+const [linted, apiLinted, built] = await Promise.all([run(lint, true), run(apiLint, true), run(build, true)]);
 header(lint);
 record(lint, linted);
+header(apiLint);
+record(apiLint, apiLinted);
 header(build);
 record(build, built);
 const typeChecked = run(typeCheck, true);
