@@ -1,6 +1,16 @@
 /** The service's own records, as the domain functions and the store exchange them. */
-import type { PdfSpan, ReferenceKind } from "../sdk/core/index.ts";
-import type { BlockEvidence } from "./ingest/types.ts";
+import type { ChartHint, PdfSpan, ReferenceKind } from "../sdk/core/index.ts";
+
+/** Evidence a non-PDF block carries; PDF blocks need none (their sentences have spans). */
+export type BlockEvidence =
+  /** `code`: lines of a code block, one sentence each, shown as code. */
+  | { kind: "paragraph"; code?: true }
+  | { kind: "external_link"; url: string; code?: true }
+  | { kind: "image"; url: string | null; alt: string }
+  | { kind: "table"; columns: string[]; rows: string[][]; chartHint: ChartHint }
+  | { kind: "transcript_snippet"; startS: number; endS: number }
+  | { kind: "video_interval"; startS: number; endS: number; url: string }
+  | { kind: "catalogue_record"; record: Record<string, unknown> };
 
 export interface StoredSentence {
   text: string;

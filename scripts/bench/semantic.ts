@@ -6,9 +6,9 @@
 import { loadEmbeddedModel } from "../../service/embedding/embedded-model.ts";
 import { minilm } from "../../service/embedding/minilm.ts";
 import { testModelFolder } from "../../service/embedding/testing/test-model.ts";
-import { quantize } from "../../service/embedding/vector-codec.ts";
 import { createDenseIndex } from "../../service/index/dense-index.ts";
 import { createOnnxScan } from "../../service/index/int8-scan.ts";
+import { quantize } from "../../service/index/vector-codec.ts";
 import { askRows } from "./ask.ts";
 import { attach, ingest, startService } from "./bench-service.ts";
 import { answerable } from "./qa.ts";

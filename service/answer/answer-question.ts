@@ -8,9 +8,9 @@ import type {
 } from "../../sdk/core/index.ts";
 import { ModelServerError } from "../embedding/model-server-error.ts";
 import type { Reranker } from "../embedding/text-embedder.ts";
-import { decodeVectors } from "../embedding/vector-codec.ts";
 import { randomId } from "../ids.ts";
 import type { Bm25Index } from "../index/bm25-index.ts";
+import { decodeVectors } from "../index/vector-codec.ts";
 import type { PdfTokens } from "../pdf/pdf-token.ts";
 import type { Store } from "../store/store.ts";
 import { expectedAnswer } from "./answer-type.ts";

@@ -1,8 +1,8 @@
 /** What an answer engine is: passages and a question in, verified claims out (none means a refusal). */
 import type { DetailLevel, TechnicalityLevel } from "../../sdk/core/index.ts";
 import type { PassageWithSource } from "../domain.ts";
-import type { QuantizedVector } from "../embedding/vector-codec.ts";
 import type { WeightedTerm } from "../index/analyzer.ts";
+import type { QuantizedVector } from "../index/vector-codec.ts";
 import type { Turn } from "../store/sessions.ts";
 import type { ExpectedAnswer } from "./answer-type.ts";
 import type { CitedSpan } from "./references.ts";

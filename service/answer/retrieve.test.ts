@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmbeddedModel, loadEmbeddedModel } from "../embedding/embedded-model.ts";
 import { testModelFolder } from "../embedding/testing/test-model.ts";
-import { quantize } from "../embedding/vector-codec.ts";
 import { analyze } from "../index/analyzer.ts";
 import { type Bm25Index, createBm25Index } from "../index/bm25-index.ts";
 import { createDenseIndex, type DenseIndex } from "../index/dense-index.ts";
 import type { IndexedPassage } from "../index/types.ts";
+import { quantize } from "../index/vector-codec.ts";
 import { topicTerms } from "./question-terms.ts";
 import { retrieve, type SemanticSearch } from "./retrieve.ts";
 

@@ -5,10 +5,10 @@
  * the next start resumes with the passages still missing. Questions go ahead of this work (see the model).
  */
 import type { AssistantIndexes } from "../index/assistant-indexes.ts";
+import { encodeVectors, meanVector, quantize } from "../index/vector-codec.ts";
 import type { Logger } from "../logger.ts";
 import type { Store } from "../store/store.ts";
 import type { PriorityEmbedder } from "./text-embedder.ts";
-import { encodeVectors, meanVector, quantize } from "./vector-codec.ts";
 
 export interface SemanticIndexerOptions {
   store: Store;

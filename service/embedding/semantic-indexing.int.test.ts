@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type DocumentRecord, reduceAnswerText } from "../../sdk/core/index.ts";
 import { type AdminClient, createAdminClient, type DocumentListing } from "../cli/admin-client.ts";
+import { decodeVectors } from "../index/vector-codec.ts";
 import { openPglite } from "../store/sql-client.ts";
 import { createStore } from "../store/store.ts";
 import { makeManualPdf } from "../testing/manual-pdf.ts";
@@ -16,7 +17,6 @@ import { callPublic, publicPaths } from "../testing/public-api-client.ts";
 import { rag, testAdminToken, uploadFiles } from "../testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
 import { testModelFolder } from "./testing/test-model.ts";
-import { decodeVectors } from "./vector-codec.ts";
 
 const samplePdf = join(import.meta.dirname, "..", "..", "samples", "debian-uploads-and-bugs.pdf");
 /** None of its words is in the sample PDF; its "Delayed uploads" section answers it. */

@@ -1,6 +1,5 @@
 /** One BM25 index per assistant, loaded from its snapshot and reconciled with the committed documents. */
 
-import { decodeVectors } from "../embedding/vector-codec.ts";
 import type { Logger } from "../logger.ts";
 import type { StoredChange } from "../store/change-feed.ts";
 import type { IndexedVectors } from "../store/passage-vectors.ts";
@@ -9,6 +8,7 @@ import { type Bm25Index, createBm25Index, loadBm25Index } from "./bm25-index.ts"
 import { createDenseIndex, type DenseIndex } from "./dense-index.ts";
 import { createOnnxScan } from "./int8-scan.ts";
 import type { IndexedPassage } from "./types.ts";
+import { decodeVectors } from "./vector-codec.ts";
 
 interface Entry {
   index: Bm25Index;

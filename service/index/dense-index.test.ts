@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { dot, quantize } from "../embedding/vector-codec.ts";
 import { createDenseIndex } from "./dense-index.ts";
 import { createRandom } from "./test-corpus.ts";
+import { dot, quantize } from "./vector-codec.ts";
 
 const dimensions = 64;
 

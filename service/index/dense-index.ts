@@ -3,9 +3,10 @@
  * with a float32 scale per row (388 bytes a passage for 384 dimensions), which a scan reads in order; an
  * exhaustive scan keeps recall exact, which an approximate index would trade for speed.
  */
-import type { QuantizedVector } from "../embedding/vector-codec.ts";
+
 import { type Int8Scan, scanInJs } from "./int8-scan.ts";
 import type { SearchHit, SearchOptions } from "./types.ts";
+import type { QuantizedVector } from "./vector-codec.ts";
 
 interface Entry {
   id: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { quantize } from "../embedding/vector-codec.ts";
 import { createOnnxScan, scanInJs } from "./int8-scan.ts";
+import { quantize } from "./vector-codec.ts";
 
 function randomUnitVectors(count: number, dimensions: number, seed: number): Float32Array[] {
   let state = seed;

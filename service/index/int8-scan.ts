@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { quantize } from "../embedding/vector-codec.ts";
+import { quantize } from "./vector-codec.ts";
 
 /** Scores of `rows` rows of `matrix` (before each row's own scale) against `query`. */
 export type Int8Scan = (matrix: Int8Array, rows: number, query: Float32Array) => Promise<Float32Array>;

@@ -1,5 +1,6 @@
 /** What readers produce: text blocks under their headings, each sentence with its exact positions. */
-import type { ChartHint, PdfSpan } from "../../sdk/core/index.ts";
+import type { PdfSpan } from "../../sdk/core/index.ts";
+import type { BlockEvidence } from "../domain.ts";
 
 /** One sentence of a source. PDF sentences carry one span per page they cross (rects one per line). */
 export interface SourceSentence {
@@ -45,17 +46,6 @@ export class PdfReadError extends Error {
     this.reason = reason;
   }
 }
-
-/** Evidence a non-PDF block carries; PDF blocks need none (their sentences have spans). */
-export type BlockEvidence =
-  /** `code`: lines of a code block, one sentence each, shown as code. */
-  | { kind: "paragraph"; code?: true }
-  | { kind: "external_link"; url: string; code?: true }
-  | { kind: "image"; url: string | null; alt: string }
-  | { kind: "table"; columns: string[]; rows: string[][]; chartHint: ChartHint }
-  | { kind: "transcript_snippet"; startS: number; endS: number }
-  | { kind: "video_interval"; startS: number; endS: number; url: string }
-  | { kind: "catalogue_record"; record: Record<string, unknown> };
 
 /** A block of a non-PDF source: one passage-sized unit with its evidence kind. */
 export interface TextSourceBlock extends SourceBlock {

@@ -1,5 +1,7 @@
 /** Walks a parsed HTML body into blocks: headings, paragraphs, lists, code, tables and figures. */
-import type { BlockEvidence, TextSourceBlock } from "../types.ts";
+
+import type { BlockEvidence } from "../../domain.ts";
+import type { TextSourceBlock } from "../types.ts";
 import { HeadingStack } from "./heading-stack.ts";
 import { findElement, findElements, type HtmlElement, type HtmlNode, textContent } from "./html-tree.ts";
 import { tableBlocks, tableFromRows } from "./table-blocks.ts";

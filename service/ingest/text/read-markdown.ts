@@ -1,5 +1,7 @@
 /** Reads Markdown into blocks under their headings: paragraphs, lists, code, tables and images. */
-import type { BlockEvidence, TextSourceBlock } from "../types.ts";
+
+import type { BlockEvidence } from "../../domain.ts";
+import type { TextSourceBlock } from "../types.ts";
 import { decodeSourceText } from "./decode-text.ts";
 import { HeadingStack } from "./heading-stack.ts";
 import { htmlBlocks } from "./html-blocks.ts";

@@ -1,7 +1,8 @@
 /** Builds passage-sized blocks (prose, lists, code, images) shared by the Markdown, plain-text and HTML readers. */
 
+import type { BlockEvidence } from "../../domain.ts";
 import { splitSentences } from "../sentences.ts";
-import type { BlockEvidence, TextSourceBlock } from "../types.ts";
+import type { TextSourceBlock } from "../types.ts";
 
 /** Above this many words a paragraph is cut into several blocks so a passage stays retrieval-sized. */
 export const MAX_BLOCK_WORDS = 220;

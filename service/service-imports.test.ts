@@ -1,0 +1,90 @@
+/**
+ * The service's layers import downward only: the HTTP edge and the process's wiring on top, then what
+ * answers and what reads sources, then the embedding model's work, then the index, the store and the
+ * files, then the domain records and the small utilities everything uses.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+const serviceRoot = import.meta.dirname;
+
+/** Top to bottom; a module may import its own layer's modules and those of the layers below. */
+const layers: ReadonlyArray<readonly string[]> = [
+  ["http", "server.ts", "runtime.ts", "config.ts", "cli", "cli.ts"],
+  ["answer", "ingest"],
+  ["embedding"],
+  ["index", "store", "pdf", "blobs.ts", "blob-sweeper.ts", "data-lock.ts"],
+  ["domain.ts", "ids.ts", "logger.ts", "event-loop.ts"],
+];
+
+/** Test support and fault drills, outside the layers: they may reach anything. */
+const outside = ["testing", "reliability"];
+
+/** The top-level folder or file of the service a path is in. */
+function unitOf(path: string): string {
+  return relative(serviceRoot, path).split(sep)[0] ?? "";
+}
+
+function layerOf(unit: string): number {
+  return layers.findIndex((layer) => layer.includes(unit));
+}
+
+function isTestFile(path: string): boolean {
+  return /\.test\.ts$/.test(path) || outside.includes(unitOf(path));
+}
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return entry.name === "node_modules" ? [] : sourceFiles(path);
+    return entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") && !isTestFile(path) ? [path] : [];
+  });
+}
+
+/** The service units a file imports (relative specifiers that stay inside service/). */
+function importedUnits(path: string): string[] {
+  const info = ts.preProcessFile(readFileSync(path, "utf8"), true, true);
+  return info.importedFiles
+    .map((file) => file.fileName)
+    .filter((specifier) => specifier.startsWith("."))
+    .map((specifier) => resolve(dirname(path), specifier))
+    .filter((target) => target.startsWith(`${serviceRoot}${sep}`))
+    .map(unitOf);
+}
+
+describe("service layers", () => {
+  const files = sourceFiles(serviceRoot);
+
+  it("place every folder and top-level file of the service in one layer", () => {
+    const units = [...new Set(files.map(unitOf))];
+    expect(units.filter((unit) => layerOf(unit) === -1)).toEqual([]);
+    expect(files.length).toBeGreaterThan(100);
+  });
+
+  it("import only their own layer and the layers below", () => {
+    const upward = files.flatMap((path) => {
+      const from = unitOf(path);
+      return importedUnits(path)
+        .filter((unit) => unit !== from && layerOf(unit) < layerOf(from))
+        .map((unit) => `${relative(serviceRoot, path)} imports ${unit}`);
+    });
+    expect(upward).toEqual([]);
+  });
+
+  it("have no circle between two folders of one layer", () => {
+    const edges = new Set(
+      files.flatMap((path) =>
+        importedUnits(path)
+          .filter((unit) => unit !== unitOf(path))
+          .map((unit) => `${unitOf(path)} -> ${unit}`),
+      ),
+    );
+    const circles = [...edges].filter((edge) => {
+      const [from, to] = edge.split(" -> ");
+      return edges.has(`${to} -> ${from}`);
+    });
+    expect(circles).toEqual([]);
+  });
+});
