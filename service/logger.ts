@@ -6,9 +6,10 @@ export interface Logger {
   error(message: string, details?: Record<string, unknown>): void;
 }
 
-export function createLogger(component: string): Logger {
+/** `environment.CKA_LOG=quiet` leaves info out. */
+export function createLogger(component: string, environment: NodeJS.ProcessEnv = process.env): Logger {
   const write = (level: string, message: string, details: Record<string, unknown> = {}) => {
-    if (level === "info" && process.env.CKA_LOG === "quiet") return;
+    if (level === "info" && environment.CKA_LOG === "quiet") return;
     process.stderr.write(
       `${JSON.stringify({ time: new Date().toISOString(), level, component, message, ...details })}\n`,
     );

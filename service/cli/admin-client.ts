@@ -27,6 +27,8 @@ import {
 export interface AdminConnection {
   url: string;
   adminToken: string;
+  /** How requests are sent; default the global fetch (tests pass the in-process app's). */
+  fetch?: typeof fetch;
 }
 
 /** Flags first, then the environment, then the token a local service keeps in its data folder. */
@@ -71,7 +73,7 @@ export function createAdminClient(connection: AdminConnection) {
   ): Promise<Response> {
     let response: Response;
     try {
-      response = await fetch(`${connection.url}/admin/v1${path}`, {
+      response = await (connection.fetch ?? fetch)(`${connection.url}/admin/v1${path}`, {
         method,
         headers: {
           Authorization: `Bearer ${connection.adminToken}`,

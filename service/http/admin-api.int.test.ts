@@ -1,4 +1,4 @@
-/** The sharing area against the real service process: assistants, documents, keys, share, and uploads that cannot be read. */
+/** The sharing area against the service's app in this process: assistants, documents, keys, share, and uploads that cannot be read. */
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile, rm, utimes } from "node:fs/promises";
@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DocumentRecord } from "../../sdk/core/index.ts";
 import { type AdminClient, createAdminClient } from "../cli/admin-client.ts";
 import { evalPdfPath, makeScannedPdf, qpdf, scratchFolder } from "../ingest/pdf/test-fixtures.ts";
+import { type InProcessService, openInProcessService } from "../testing/in-process-service.ts";
 import { callPublic, publicPaths } from "../testing/public-api-client.ts";
 import { rag, testAdminToken, uploadFiles, waitForDocuments } from "../testing/sharing-area.ts";
-import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
 
 /** Every fixture below stays under this; a whole eval PDF is over it. */
 const maxUploadBytes = 200_000;
@@ -54,7 +54,13 @@ const byName = (documents: DocumentRecord[], name: string) => {
 };
 
 describe("the sharing area (admin API) of a running service", () => {
-  let service: SpawnedService;
+  let service: InProcessService;
+  /** Requests go to the service's app in this process. */
+  const send: typeof fetch = (input, init) => service.fetch(input, init);
+  const upload = (assistantId: string, files: Parameters<typeof uploadFiles>[2], options = {}) =>
+    uploadFiles(service.url, assistantId, files, { ...options, send });
+  const search = (key: string, assistantId: string, body: Parameters<typeof rag>[3]) =>
+    rag(service.url, key, assistantId, body, send);
   let client: AdminClient;
   let scratch: Awaited<ReturnType<typeof scratchFolder>>;
   let fixtures: Fixtures;
@@ -62,7 +68,7 @@ describe("the sharing area (admin API) of a running service", () => {
   beforeAll(async () => {
     scratch = await scratchFolder();
     [service, fixtures] = await Promise.all([
-      spawnService({
+      openInProcessService({
         env: {
           CKA_ADMIN_TOKEN: testAdminToken,
           CKA_OCR: "off",
@@ -71,10 +77,10 @@ describe("the sharing area (admin API) of a running service", () => {
       }),
       makeFixtures(scratch.folder),
     ]);
-    client = createAdminClient({ url: service.url, adminToken: testAdminToken });
+    client = createAdminClient({ url: service.url, adminToken: testAdminToken, fetch: send });
   });
   afterAll(async () => {
-    await service?.stop("SIGKILL");
+    await service?.close();
     if (service) await rm(service.dataDir, { recursive: true, force: true });
     await scratch?.remove();
   });
@@ -83,7 +89,7 @@ describe("the sharing area (admin API) of a running service", () => {
   async function assistantWith(files: Array<{ name: string; bytes: Uint8Array }>) {
     const assistant = await client.createAssistant(`test ${randomBytes(3).toString("hex")}`);
     const key = await client.createKey(assistant.id, ["ask", "rag"]);
-    if (files.length > 0) expect((await uploadFiles(service.url, assistant.id, files)).status).toBe(202);
+    if (files.length > 0) expect((await upload(assistant.id, files)).status).toBe(202);
     const documents = await waitForDocuments(client, assistant.id);
     return { assistant, key: key.key, documents };
   }
@@ -93,13 +99,13 @@ describe("the sharing area (admin API) of a running service", () => {
       const { assistant, key } = await assistantWith([{ name: "vacation.pdf", bytes: fixtures.vacation }]);
       expect(assistant.id).toMatch(/^asst_/);
       expect((await client.listAssistants()).map((item) => item.id)).toContain(assistant.id);
-      expect((await rag(service.url, key, assistant.id, { query: "vacation" })).status).toBe(200);
+      expect((await search(key, assistant.id, { query: "vacation" })).status).toBe(200);
 
       await client.deleteAssistant(assistant.id);
 
       expect((await client.listAssistants()).map((item) => item.id)).not.toContain(assistant.id);
       await expect(client.listDocuments(assistant.id)).rejects.toMatchObject({ status: 404 });
-      expect((await rag(service.url, key, assistant.id, { query: "vacation" })).status).toBe(401);
+      expect((await search(key, assistant.id, { query: "vacation" })).status).toBe(401);
       await expect(client.deleteAssistant(assistant.id)).rejects.toMatchObject({ status: 404 });
     });
 
@@ -111,7 +117,7 @@ describe("the sharing area (admin API) of a running service", () => {
         "Field manuals",
       );
       const rename = (id: string, body: unknown) =>
-        fetch(`${service.url}/admin/v1/assistants/${id}`, {
+        send(`${service.url}/admin/v1/assistants/${id}`, {
           method: "PATCH",
           headers: { Authorization: `Bearer ${testAdminToken}`, "Content-Type": "application/json" },
           body: JSON.stringify(body),
@@ -131,7 +137,7 @@ describe("the sharing area (admin API) of a running service", () => {
       const { assistant } = await assistantWith([]);
       const path = `${service.url}/admin/v1/assistants/${assistant.id}/documents`;
       const listing = (headers: Record<string, string> = {}) =>
-        fetch(path, { headers: { Authorization: `Bearer ${testAdminToken}`, ...headers } });
+        send(path, { headers: { Authorization: `Bearer ${testAdminToken}`, ...headers } });
       const first = await listing();
       const etag = first.headers.get("ETag") ?? "";
       expect(etag).toMatch(/^"[\w-]+"$/);
@@ -147,10 +153,9 @@ describe("the sharing area (admin API) of a running service", () => {
       started = performance.now();
       const waiting = listing({ "If-None-Match": etag, Prefer: "wait=20" });
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(
-        (await uploadFiles(service.url, assistant.id, [{ name: "vacation.pdf", bytes: fixtures.vacation }]))
-          .status,
-      ).toBe(202);
+      expect((await upload(assistant.id, [{ name: "vacation.pdf", bytes: fixtures.vacation }])).status).toBe(
+        202,
+      );
       const changed = await waiting;
       expect(performance.now() - started).toBeLessThan(10_000);
       expect(changed.status).toBe(200);
@@ -163,9 +168,9 @@ describe("the sharing area (admin API) of a running service", () => {
       const { assistant } = await assistantWith([]);
       const authorization = { Authorization: `Bearer ${testAdminToken}` };
       const path = `${service.url}/admin/v1/assistants/${assistant.id}/documents`;
-      const etag = (await fetch(path, { headers: authorization })).headers.get("ETag") ?? "";
+      const etag = (await send(path, { headers: authorization })).headers.get("ETag") ?? "";
       const started = performance.now();
-      const waiting = fetch(path, {
+      const waiting = send(path, {
         headers: { ...authorization, "If-None-Match": etag, Prefer: "wait=20" },
       });
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -193,10 +198,10 @@ describe("the sharing area (admin API) of a running service", () => {
       expect(vacation.error).toBeUndefined();
       expect(byName(documents, "copyright.pdf")).toMatchObject({ status: "ready", pages: 5 });
 
-      const before = await rag(service.url, key, assistant.id, { query: "going on vacation gracefully" });
+      const before = await search(key, assistant.id, { query: "going on vacation gracefully" });
       expect(before.results.map((result) => result.metadata.id_document)).toContain(vacation.id);
 
-      const removed = await fetch(
+      const removed = await send(
         `${service.url}/admin/v1/assistants/${assistant.id}/documents/${vacation.id}`,
         {
           method: "DELETE",
@@ -205,9 +210,9 @@ describe("the sharing area (admin API) of a running service", () => {
       );
       expect(removed.status).toBe(204);
 
-      const after = await rag(service.url, key, assistant.id, { query: "going on vacation gracefully" });
+      const after = await search(key, assistant.id, { query: "going on vacation gracefully" });
       expect(after.results.map((result) => result.metadata.id_document)).not.toContain(vacation.id);
-      const copyright = await rag(service.url, key, assistant.id, { query: "Thomas Williams Colin Kelley" });
+      const copyright = await search(key, assistant.id, { query: "Thomas Williams Colin Kelley" });
       expect(copyright.results.length).toBeGreaterThan(0);
       expect((await client.listDocuments(assistant.id)).map((document) => document.file_name)).toEqual([
         "copyright.pdf",
@@ -226,7 +231,7 @@ describe("the sharing area (admin API) of a running service", () => {
       expect(created.key).toMatch(/^cka_live_/);
       expect(created.key.startsWith(created.prefix)).toBe(true);
 
-      const listResponse = await fetch(`${service.url}/admin/v1/assistants/${assistant.id}/keys`, {
+      const listResponse = await send(`${service.url}/admin/v1/assistants/${assistant.id}/keys`, {
         headers: { Authorization: `Bearer ${testAdminToken}` },
       });
       const listText = await listResponse.text();
@@ -237,9 +242,9 @@ describe("the sharing area (admin API) of a running service", () => {
       expect(record).not.toHaveProperty("key");
       expect(record).not.toHaveProperty("hash");
 
-      expect((await rag(service.url, created.key, assistant.id, { query: "copyright" })).status).toBe(200);
+      expect((await search(created.key, assistant.id, { query: "copyright" })).status).toBe(200);
       await client.revokeKey(created.id);
-      expect((await rag(service.url, created.key, assistant.id, { query: "copyright" })).status).toBe(401);
+      expect((await search(created.key, assistant.id, { query: "copyright" })).status).toBe(401);
       const revoked = (await client.listKeys(assistant.id)).find((item) => item.id === created.id);
       expect(revoked?.revoked_at).toEqual(expect.any(String));
       await expect(client.revokeKey("key_doesnotexist000000000")).rejects.toMatchObject({ status: 404 });
@@ -248,7 +253,7 @@ describe("the sharing area (admin API) of a running service", () => {
     it("makes a key that expires after the seconds asked for, and refuses a lifetime under a minute", async () => {
       const { assistant } = await assistantWith([]);
       const before = Date.now();
-      const response = await fetch(`${service.url}/admin/v1/assistants/${assistant.id}/keys`, {
+      const response = await send(`${service.url}/admin/v1/assistants/${assistant.id}/keys`, {
         method: "POST",
         headers: { Authorization: `Bearer ${testAdminToken}`, "Content-Type": "application/json" },
         body: JSON.stringify({ scopes: ["ask", "rag"], name: "trial", expires_in_seconds: 900 }),
@@ -257,8 +262,8 @@ describe("the sharing area (admin API) of a running service", () => {
       const created = (await response.json()) as { key: string; expires_at: string };
       expect(Date.parse(created.expires_at) - before).toBeGreaterThanOrEqual(900_000);
       expect(Date.parse(created.expires_at) - before).toBeLessThan(910_000);
-      expect((await rag(service.url, created.key, assistant.id, { query: "anything" })).status).toBe(200);
-      const tooShort = await fetch(`${service.url}/admin/v1/assistants/${assistant.id}/keys`, {
+      expect((await search(created.key, assistant.id, { query: "anything" })).status).toBe(200);
+      const tooShort = await send(`${service.url}/admin/v1/assistants/${assistant.id}/keys`, {
         method: "POST",
         headers: { Authorization: `Bearer ${testAdminToken}`, "Content-Type": "application/json" },
         body: JSON.stringify({ scopes: ["ask"], expires_in_seconds: 5 }),
@@ -274,12 +279,8 @@ describe("the sharing area (admin API) of a running service", () => {
         { name: "install.md", bytes: markdown("Install") },
         { name: "upgrade.md", bytes: markdown("Upgrade") },
       ];
-      expect((await uploadFiles(service.url, assistant.id, manuals, { datasource: "manuals" })).status).toBe(
-        202,
-      );
-      expect(
-        (await uploadFiles(service.url, assistant.id, [{ name: "faq.md", bytes: markdown("FAQ") }])).status,
-      ).toBe(202);
+      expect((await upload(assistant.id, manuals, { datasource: "manuals" })).status).toBe(202);
+      expect((await upload(assistant.id, [{ name: "faq.md", bytes: markdown("FAQ") }])).status).toBe(202);
       const documents = await waitForDocuments(client, assistant.id);
       const idOf = (name: string) =>
         documents.find((document) => document.datasource === name)?.id_datasource;
@@ -297,12 +298,16 @@ describe("the sharing area (admin API) of a running service", () => {
       const askKey = await client.createKey(assistant.id, ["ask"], "chat");
       const unused = await client.createKey(assistant.id, ["ask", "rag"], "spare");
       const before = Date.now();
-      expect((await rag(service.url, ragKey.key, assistant.id, { query: "anything" })).status).toBe(200);
-      const asked = await callPublic(service.url, {
-        path: publicPaths.ask(assistant.id, crypto.randomUUID()),
-        key: askKey.key,
-        body: { id_user: "user-1", message: "Anything there?" },
-      });
+      expect((await search(ragKey.key, assistant.id, { query: "anything" })).status).toBe(200);
+      const asked = await callPublic(
+        service.url,
+        {
+          path: publicPaths.ask(assistant.id, crypto.randomUUID()),
+          key: askKey.key,
+          body: { id_user: "user-1", message: "Anything there?" },
+        },
+        send,
+      );
       expect(asked.status).toBe(200);
       await asked.text();
       const after = Date.now();
@@ -353,7 +358,7 @@ describe("the sharing area (admin API) of a running service", () => {
       ]);
       await uploadedLongAgo(shared, alone, single);
 
-      const removed = await fetch(
+      const removed = await send(
         `${service.url}/admin/v1/assistants/${second.assistant.id}/documents/${byName(second.documents, "single.pdf").id}`,
         { method: "DELETE", headers: { Authorization: `Bearer ${testAdminToken}` } },
       );
@@ -405,13 +410,13 @@ describe("the sharing area (admin API) of a running service", () => {
       for (const name of ["vacation.pdf", "copyright.pdf"]) {
         expect(byName(documents, name).status, name).toBe("ready");
       }
-      const found = await rag(service.url, key, assistant.id, { query: "going on vacation gracefully" });
+      const found = await search(key, assistant.id, { query: "going on vacation gracefully" });
       expect(found.results.map((result) => result.metadata.file_name)).toContain("vacation.pdf");
     });
 
     it("refuses a file over the size limit with 413 problem details and adds no document", async () => {
       const { assistant } = await assistantWith([]);
-      const response = await uploadFiles(service.url, assistant.id, [
+      const response = await upload(assistant.id, [
         { name: "small.pdf", bytes: fixtures.copyright },
         { name: "large.pdf", bytes: fixtures.tooLarge },
       ]);
@@ -426,7 +431,7 @@ describe("the sharing area (admin API) of a running service", () => {
 
     it("tells the upload limit before anything is sent, to the admin token only", async () => {
       expect(await client.limits()).toEqual({ max_upload_bytes: maxUploadBytes });
-      const anonymous = await fetch(`${service.url}/admin/v1/limits`);
+      const anonymous = await send(`${service.url}/admin/v1/limits`);
       expect(anonymous.status).toBe(401);
     });
 
@@ -436,11 +441,9 @@ describe("the sharing area (admin API) of a running service", () => {
       ]);
       const [first] = documents;
       const query = { query: "going on vacation gracefully", max_results: 20 };
-      const before = await rag(service.url, key, assistant.id, query);
+      const before = await search(key, assistant.id, query);
 
-      const again = await uploadFiles(service.url, assistant.id, [
-        { name: "vacation-copy.pdf", bytes: fixtures.vacation },
-      ]);
+      const again = await upload(assistant.id, [{ name: "vacation-copy.pdf", bytes: fixtures.vacation }]);
       expect(again.status).toBe(202);
       const returned = ((await again.json()) as { documents: DocumentRecord[] }).documents;
       expect(returned.map((document) => document.id)).toEqual([first?.id]);
@@ -448,7 +451,7 @@ describe("the sharing area (admin API) of a running service", () => {
       const after = await waitForDocuments(client, assistant.id);
       expect(after).toHaveLength(1);
       expect(after[0]).toMatchObject({ id: first?.id, status: "ready", passages: first?.passages });
-      const repeated = await rag(service.url, key, assistant.id, query);
+      const repeated = await search(key, assistant.id, query);
       expect(repeated.results.map((result) => result.id_element)).toEqual(
         before.results.map((result) => result.id_element),
       );
@@ -476,7 +479,7 @@ describe("the sharing area (admin API) of a running service", () => {
         `--${boundary}--`,
         "",
       ].join("\r\n");
-      const response = await fetch(`${service.url}/admin/v1/assistants/${assistant.id}/documents`, {
+      const response = await send(`${service.url}/admin/v1/assistants/${assistant.id}/documents`, {
         method: "POST",
         headers: {
           Authorization: `Bearer ${testAdminToken}`,
@@ -495,26 +498,19 @@ describe("the sharing area (admin API) of a running service", () => {
     });
 
     it("answers 404 for an unknown assistant and 401 for a missing or wrong admin token", async () => {
-      const unknown = await uploadFiles(service.url, "asst_doesnotexist", [
-        { name: "a.pdf", bytes: fixtures.vacation },
-      ]);
+      const unknown = await upload("asst_doesnotexist", [{ name: "a.pdf", bytes: fixtures.vacation }]);
       expect(unknown.status).toBe(404);
       expect(await unknown.json()).toMatchObject({ status: 404, code: "not_found" });
 
       const { assistant } = await assistantWith([]);
       for (const token of [null, "wrong-token-0123456789abcdef"]) {
-        const response = await uploadFiles(
-          service.url,
-          assistant.id,
-          [{ name: "a.pdf", bytes: fixtures.vacation }],
-          {
-            token,
-          },
-        );
+        const response = await upload(assistant.id, [{ name: "a.pdf", bytes: fixtures.vacation }], {
+          token,
+        });
         expect(response.status).toBe(401);
         expect(response.headers.get("Content-Type")).toMatch(/application\/problem\+json/);
         expect(await response.json()).toMatchObject({ status: 401, code: "invalid_key" });
-        const listing = await fetch(`${service.url}/admin/v1/assistants`, {
+        const listing = await send(`${service.url}/admin/v1/assistants`, {
           headers: token === null ? {} : { Authorization: `Bearer ${token}` },
         });
         expect(listing.status).toBe(401);

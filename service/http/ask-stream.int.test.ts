@@ -14,7 +14,7 @@ import {
   resolveMarker,
   segmentAnswer,
 } from "../../sdk/core/index.ts";
-import { callPublic, expectProblem, publicPaths } from "../testing/public-api-client.ts";
+import { expectProblem, publicPaths } from "../testing/public-api-client.ts";
 import {
   evalPdfFolder,
   fixtureStartTimeout,
@@ -44,7 +44,7 @@ interface RecordedAnswer {
 }
 
 async function ask(message: string, session = randomUUID(), user = testUser): Promise<RecordedAnswer> {
-  const response = await callPublic(fixture.url, {
+  const response = await fixture.call({
     path: publicPaths.ask(fixture.assistant.id, session),
     key,
     body: { id_user: user, message },
@@ -195,7 +195,7 @@ describe("session memory", () => {
     async (_, spelling) => {
       const session = randomUUID();
       await ask(splitQuestion, spelling(session) as typeof session, "owner");
-      const response = await callPublic(fixture.url, {
+      const response = await fixture.call({
         path: publicPaths.ask(fixture.assistant.id, session),
         key,
         body: { id_user: "intruder", message: joinQuestion },
@@ -229,7 +229,7 @@ describe("sessions across a restart", () => {
     const followUp = await ask(joinQuestion, session);
     expect(searchActivity(followUp)?.detail.follow_up).toBe(true);
     expect(pagesCited(followUp)).toContain(193);
-    const intruder = await callPublic(fixture.url, {
+    const intruder = await fixture.call({
       path: publicPaths.ask(fixture.assistant.id, session),
       key,
       body: { id_user: "intruder", message: joinQuestion },

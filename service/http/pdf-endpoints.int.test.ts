@@ -10,7 +10,7 @@ import {
   pdfSliceHeaders,
   reduceAnswerText,
 } from "../../sdk/core/index.ts";
-import { callPublic, expectProblem, type PublicCall, publicPaths } from "../testing/public-api-client.ts";
+import { expectProblem, type PublicCall, publicPaths } from "../testing/public-api-client.ts";
 import {
   evalPdfFolder,
   extractPdfPages,
@@ -47,7 +47,7 @@ afterAll(async () => {
   await fixture?.stop();
 });
 
-const send = (call: Omit<PublicCall, "key">) => callPublic(fixture.url, { key: askKey, ...call });
+const send = (call: Omit<PublicCall, "key">) => fixture.call({ key: askKey, ...call });
 const getPage = (token: string, page: number | string, user: string | null = testUser) =>
   send({ path: publicPaths.pdfPage(token, page), headers: { "X-External-User-Id": user } });
 const refresh = (body: Record<string, unknown>) =>

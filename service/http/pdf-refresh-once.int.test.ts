@@ -7,7 +7,7 @@ import {
   pdfRefreshResponseSchema,
   reduceAnswerText,
 } from "../../sdk/core/index.ts";
-import { callPublic, expectProblem, type PublicCall, publicPaths } from "../testing/public-api-client.ts";
+import { expectProblem, type PublicCall, publicPaths } from "../testing/public-api-client.ts";
 import {
   evalPdfFolder,
   extractPdfPages,
@@ -33,7 +33,7 @@ afterAll(async () => {
   await fixture?.stop();
 });
 
-const send = (call: Omit<PublicCall, "key">) => callPublic(fixture.url, { key: askKey, ...call });
+const send = (call: Omit<PublicCall, "key">) => fixture.call({ key: askKey, ...call });
 const untilExpired = (expiresAt: string) =>
   new Promise((resolve) => setTimeout(resolve, Date.parse(expiresAt) - Date.now() + 50));
 

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ragResponseSchema, type Scope, sourceListSchema } from "../../sdk/core/index.ts";
-import { callPublic, expectProblem, type PublicCall, publicPaths } from "../testing/public-api-client.ts";
+import { expectProblem, type PublicCall, publicPaths } from "../testing/public-api-client.ts";
 import {
   evalPdfFolder,
   extractPdfPages,
@@ -37,7 +37,7 @@ afterAll(async () => {
 /** Every call past the key guard counts against the key's 5 a minute, so each test takes its own keys. */
 const freshKey = async (scopes: Scope[] = ["ask", "rag"], assistantId?: string) =>
   (await fixture.createKey(scopes, assistantId)).key;
-const send = (call: PublicCall) => callPublic(fixture.url, call);
+const send = (call: PublicCall) => fixture.call(call);
 const endpoints = publicEndpoints(() => fixture, { fileName: "debian-reference.en.pdf", page: 193 });
 const jsonEndpoints = endpoints.filter((endpoint) => endpoint.json);
 const byName = (name: PublicEndpoint["name"]) => endpoints.find((endpoint) => endpoint.name === name)!;

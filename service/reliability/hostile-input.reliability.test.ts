@@ -48,6 +48,7 @@ const pdfName = "gnuplot-30-34.pdf";
 
 beforeAll(async () => {
   fixture = await startPublicApiFixture({
+    process: "spawned",
     files: [{ path: extractPdfPages(join(evalPdfFolder, "gnuplot.pdf"), "30-34", pdfName) }],
     env: { CKA_LOG: "info", CKA_RATE_LIMIT_PER_MINUTE: "100000000" },
   });

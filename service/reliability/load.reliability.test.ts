@@ -33,6 +33,7 @@ const questions = readFileSync(
 beforeAll(async () => {
   const gnuplot = join(evalPdfFolder, "gnuplot.pdf");
   fixture = await startPublicApiFixture({
+    process: "spawned",
     files: fullRun
       ? ["debian-reference.en.pdf", "developers-reference.pdf", "gnuplot.pdf"].map((name) => ({
           path: join(evalPdfFolder, name),

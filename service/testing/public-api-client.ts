@@ -22,7 +22,8 @@ export interface PublicCall {
   headers?: Record<string, string | null>;
 }
 
-export function callPublic(baseUrl: string, call: PublicCall): Promise<Response> {
+/** `send`: how the request goes out; default the global fetch (an in-process service passes its app's). */
+export function callPublic(baseUrl: string, call: PublicCall, send: typeof fetch = fetch): Promise<Response> {
   const headers: Record<string, string> = { "X-App-Code": "selfserve" };
   if (call.key !== null) headers.Authorization = `Bearer ${call.key}`;
   if (call.body !== undefined) headers["Content-Type"] = "application/json";
@@ -31,7 +32,7 @@ export function callPublic(baseUrl: string, call: PublicCall): Promise<Response>
     else headers[name] = value;
   }
   const body = encodeBody(call.body);
-  return fetch(`${baseUrl}${call.path}`, {
+  return send(`${baseUrl}${call.path}`, {
     method: call.method ?? (body === undefined ? "GET" : "POST"),
     headers,
     ...(body === undefined ? {} : { body }),

@@ -5,6 +5,8 @@ import { join, resolve } from "node:path";
 import type { Assistant, DocumentRecord, KeyCreated, Scope } from "../../sdk/core/index.ts";
 import { type AdminClient, createAdminClient } from "../cli/admin-client.ts";
 import { createPdfTokens, type PdfTokenClaims } from "../pdf/pdf-token.ts";
+import { openInProcessService } from "./in-process-service.ts";
+import { callPublic, type PublicCall } from "./public-api-client.ts";
 import { type SpawnedService, spawnService } from "./spawn-service.ts";
 import { temporaryDirectory } from "./temporary-directory.ts";
 
@@ -28,9 +30,12 @@ export interface FixtureFile {
 }
 
 export interface PublicApiFixture {
-  /** Base URL of the current process (it changes on `restart`). */
+  /** Base URL of the service (a spawned one's changes on `restart`). */
   readonly url: string;
+  /** The spawned process: its logs, its signals. Only for a fixture started with `process: "spawned"`. */
   readonly service: SpawnedService;
+  /** Sends a call of the public API to the service, over HTTP or to the in-process app. */
+  call(call: PublicCall): Promise<Response>;
   readonly admin: AdminClient;
   /** The `CKA_TOKEN_SECRET` the service signs PDF tokens with, so a test can mint its own. */
   readonly tokenSecret: string;
@@ -45,7 +50,7 @@ export interface PublicApiFixture {
   createKey(scopes: Scope[], assistantId?: string): Promise<KeyCreated>;
   /** A PDF token signed as the service signs them; a negative TTL makes an authentic, expired one. */
   mintPdfToken(claims: Partial<PdfTokenClaims> & { pages: number[] }, ttlSeconds?: number): string;
-  /** SIGTERM (a clean stop), then a new process on the same data folder and environment. */
+  /** A clean stop (SIGTERM for a process), then the service again on the same data folder and environment. */
   restart(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -55,9 +60,55 @@ export const testSession = "3f1c2a9e-7b4d-4c8e-9a1f-0d2b3c4e5f60";
 /** The reference id of a minted token unless a test names another. */
 export const mintedReference = "ref_minted0000000000000";
 
+/** How a fixture runs the service: in the test's process (`app.request`, no socket) or as a child process. */
+interface ServiceUnderTest {
+  readonly url: string;
+  readonly fetch: typeof fetch;
+  readonly spawned: SpawnedService | null;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function spawned(env: Record<string, string>): Promise<ServiceUnderTest> {
+  let service = await spawnService({ env });
+  return {
+    get url() {
+      return service.url;
+    },
+    fetch: (input, init) => fetch(input, init),
+    get spawned() {
+      return service;
+    },
+    async restart() {
+      const code = await service.stop("SIGTERM");
+      if (code !== 0) throw new Error(`service stopped with ${code}:\n${service.logs()}`);
+      service = await spawnService({ dataDir: service.dataDir, env });
+    },
+    async stop() {
+      await service.stop("SIGKILL");
+    },
+  };
+}
+
+async function inProcess(env: Record<string, string>): Promise<ServiceUnderTest> {
+  const service = await openInProcessService({ env });
+  return {
+    url: service.url,
+    fetch: service.fetch,
+    spawned: null,
+    restart: service.restart,
+    stop: service.close,
+  };
+}
+
+/**
+ * `process`: `"in-process"` (the default) answers with the service's app in the test's process; `"spawned"`
+ * runs it as a child process, for what only a process shows (its logs, signals, client disconnects).
+ */
 export async function startPublicApiFixture(options: {
   files: FixtureFile[];
   env?: Record<string, string>;
+  process?: "in-process" | "spawned";
 }): Promise<PublicApiFixture> {
   const adminToken = randomBytes(24).toString("base64url");
   const tokenSecret = randomBytes(32).toString("base64url");
@@ -67,8 +118,8 @@ export async function startPublicApiFixture(options: {
     CKA_OCR: "off",
     ...options.env,
   };
-  let service = await spawnService({ env });
-  let admin = createAdminClient({ url: service.url, adminToken });
+  const service = await (options.process === "spawned" ? spawned(env) : inProcess(env));
+  let admin = createAdminClient({ url: service.url, adminToken, fetch: service.fetch });
   try {
     const assistant = await admin.createAssistant("public API test");
     const otherAssistant = await admin.createAssistant("another tenant");
@@ -79,8 +130,10 @@ export async function startPublicApiFixture(options: {
         return service.url;
       },
       get service() {
-        return service;
+        if (service.spawned === null) throw new Error("this fixture runs the service in process: no process");
+        return service.spawned;
       },
+      call: (call) => callPublic(service.url, call, service.fetch),
       get admin() {
         return admin;
       },
@@ -107,17 +160,13 @@ export async function startPublicApiFixture(options: {
         }).token;
       },
       async restart() {
-        const code = await service.stop("SIGTERM");
-        if (code !== 0) throw new Error(`service stopped with ${code}:\n${service.logs()}`);
-        service = await spawnService({ dataDir: service.dataDir, env });
-        admin = createAdminClient({ url: service.url, adminToken });
+        await service.restart();
+        admin = createAdminClient({ url: service.url, adminToken, fetch: service.fetch });
       },
-      async stop() {
-        await service.stop("SIGKILL");
-      },
+      stop: () => service.stop(),
     };
   } catch (error) {
-    await service.stop("SIGKILL");
+    await service.stop();
     throw error;
   }
 }

@@ -15,13 +15,13 @@ export function uploadFiles(
   url: string,
   assistantId: string,
   files: readonly UploadFile[],
-  options: { datasource?: string; token?: string | null } = {},
+  options: { datasource?: string; token?: string | null; send?: typeof fetch } = {},
 ): Promise<Response> {
   const form = new FormData();
   for (const file of files) form.append("files", new Blob([new Uint8Array(file.bytes)]), file.name);
   if (options.datasource) form.append("datasource", options.datasource);
   const token = options.token === undefined ? testAdminToken : options.token;
-  return fetch(`${url}/admin/v1/assistants/${assistantId}/documents`, {
+  return (options.send ?? fetch)(`${url}/admin/v1/assistants/${assistantId}/documents`, {
     method: "POST",
     headers: token === null ? {} : { Authorization: `Bearer ${token}` },
     body: form,
@@ -58,8 +58,9 @@ export async function rag(
   key: string,
   assistantId: string,
   body: { query: string; max_results?: number; datasource_ids?: string[] },
+  send: typeof fetch = fetch,
 ): Promise<{ status: number; results: RetrievalResult[] }> {
-  const response = await fetch(`${url}/external/v1/assistants/${assistantId}/rag`, {
+  const response = await send(`${url}/external/v1/assistants/${assistantId}/rag`, {
     method: "POST",
     headers: {
       Authorization: `Bearer ${key}`,

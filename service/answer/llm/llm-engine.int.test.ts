@@ -53,6 +53,7 @@ beforeAll(async () => {
   standIn = await startOpenAiStandIn({ script: scriptedModel });
   const small = extractPdfPages(join(evalPdfFolder, "debian-reference.en.pdf"), "30-34", "small.pdf");
   fixture = await startPublicApiFixture({
+    process: "spawned",
     files: [{ path: small }],
     env: { CKA_LLM_BASE_URL: standIn.baseUrl, CKA_LLM_MODEL: "test" },
   });
