@@ -4,11 +4,11 @@ import {
   browserSupabaseProject,
   datasourceOptions,
   devSignInAllowed,
-  EnvironmentError,
   parseServerEnvironment,
   settingsProblem,
   supabaseProjectSettings,
 } from "./env.ts";
+import { EnvironmentError } from "./environment-error.ts";
 
 const valid = {
   CITED_BASE_URL: "http://127.0.0.1:8787",

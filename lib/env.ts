@@ -8,6 +8,7 @@ import "server-only";
 import { decodeJwt } from "jose";
 import { z } from "zod";
 import { parseConsoleSettings } from "./console/env.ts";
+import { EnvironmentError } from "./environment-error.ts";
 import { type SupabaseProject, servedOverHttps } from "./supabase/project.ts";
 
 /** Set to the empty string counts as not set, so a test or a shell can switch a setting off. */
@@ -110,11 +111,6 @@ const serverEnvironmentSchema = serverSettingsSchema.transform((settings, contex
 });
 
 export type ServerEnvironment = z.infer<typeof serverEnvironmentSchema>;
-
-/** A setting that is missing or malformed, named so that the person starting the app can fix it. */
-export class EnvironmentError extends Error {
-  override readonly name = "EnvironmentError";
-}
 
 export function parseServerEnvironment(environment: Record<string, string | undefined>): ServerEnvironment {
   const parsed = serverEnvironmentSchema.safeParse(environment);

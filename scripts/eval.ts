@@ -6,6 +6,7 @@ import { type AnswerState, ragResponseSchema, reduceAnswerText } from "../sdk/co
 import { createAdminClient } from "../service/cli/admin-client.ts";
 import { ingestFiles } from "../service/cli/ingest-command.ts";
 import { testModelFolder } from "../service/embedding/testing/test-model.ts";
+import { requireSecrets } from "../service/secrets.ts";
 import { spawnService } from "../service/testing/spawn-service.ts";
 import {
   citedReferences,
@@ -108,7 +109,7 @@ async function evaluate(mode: Mode) {
   try {
     const admin = createAdminClient({
       url: service.url,
-      adminToken: JSON.parse(readFileSync(join(service.dataDir, "secrets.json"), "utf8")).adminToken,
+      adminToken: requireSecrets(service.dataDir).adminToken,
     });
     const kept = (await admin.listAssistants()).find((assistant) => assistant.name === "Dev QA");
     const assistant = kept ?? (await admin.createAssistant("Dev QA"));

@@ -1,12 +1,9 @@
-/** Where the service's secrets come from, and what the data folder keeps of them. */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "./config.ts";
+import { readSecrets } from "./secrets.ts";
 import { temporaryDirectory } from "./testing/temporary-directory.ts";
 
-const keptAdminToken = (dataDir: string) =>
-  (JSON.parse(readFileSync(join(dataDir, "secrets.json"), "utf8")) as { adminToken: string }).adminToken;
+const keptAdminToken = (dataDir: string) => readSecrets(dataDir)?.adminToken;
 
 /** An environment with only `values` set (and the NODE_ENV every process has). */
 const environment = (values: Record<string, string> = {}): NodeJS.ProcessEnv => ({

@@ -1,9 +1,7 @@
 /** Service settings from the environment, validated once at start. */
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { z } from "zod";
 import { type RemoteModelConfig, remoteModelEnvironmentSchema } from "./embedding/remote-config.ts";
+import { keepSecrets } from "./secrets.ts";
 
 /** Overrides of the extractive engine's calibrated settings, to draw calibration curves with. */
 const engineSettingsOverrideSchema = z.strictObject({
@@ -80,32 +78,6 @@ export interface ServiceConfig {
   remote: RemoteModelConfig;
 }
 
-interface Secrets {
-  adminToken: string;
-  tokenSecret: string;
-}
-
-/**
- * Secrets are made once and kept (mode 0600) in the data folder. An admin token given in the environment
- * replaces the kept one, so the file always holds the token in force: `cka --data` and scripts read it there.
- */
-function dataDirSecrets(dataDir: string, adminTokenInForce: string | undefined): Secrets {
-  mkdirSync(dataDir, { recursive: true });
-  const path = join(dataDir, "secrets.json");
-  const existed = existsSync(path);
-  const kept: Secrets = existed
-    ? (JSON.parse(readFileSync(path, "utf8")) as Secrets)
-    : {
-        adminToken: randomBytes(24).toString("base64url"),
-        tokenSecret: randomBytes(32).toString("base64url"),
-      };
-  const secrets = { ...kept, adminToken: adminTokenInForce ?? kept.adminToken };
-  if (!existed || secrets.adminToken !== kept.adminToken) {
-    writeFileSync(path, JSON.stringify(secrets), { mode: 0o600 });
-  }
-  return secrets;
-}
-
 export function loadConfig(dataDir: string, environment: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const parsed = environmentSchema.safeParse(environment);
   const remote = remoteModelEnvironmentSchema.safeParse(environment);
@@ -116,7 +88,7 @@ export function loadConfig(dataDir: string, environment: NodeJS.ProcessEnv = pro
   ];
   if (!parsed.success || !remote.success) throw new Error(problems.join("; "));
   const values = parsed.data;
-  const stored = dataDirSecrets(dataDir, values.CKA_ADMIN_TOKEN);
+  const stored = keepSecrets(dataDir, values.CKA_ADMIN_TOKEN);
   return {
     dataDir,
     adminToken: stored.adminToken,
@@ -146,4 +118,25 @@ export function loadConfig(dataDir: string, environment: NodeJS.ProcessEnv = pro
         : null,
     remote: remote.data,
   };
+}
+
+const adminClientEnvironmentSchema = z.object({
+  CKA_URL: z.url("CKA_URL must be the service's URL").default("http://127.0.0.1:8787"),
+  CKA_DATA: z.string().min(1).default(".data/service"),
+  // Any token is sent as given: a wrong one is the service's to refuse, in words.
+  CKA_ADMIN_TOKEN: z.string().min(1).optional(),
+});
+
+export type AdminClientSettings = z.infer<typeof adminClientEnvironmentSchema>;
+
+/** What `cka`'s admin commands read from the environment: the service's URL, its data folder, its admin token. */
+export function adminClientSettings(environment: NodeJS.ProcessEnv = process.env): AdminClientSettings {
+  // An empty variable counts as unset, as a shell's `CKA_ADMIN_TOKEN= cka …` means.
+  const parsed = adminClientEnvironmentSchema.safeParse({
+    CKA_URL: environment.CKA_URL || undefined,
+    CKA_DATA: environment.CKA_DATA || undefined,
+    CKA_ADMIN_TOKEN: environment.CKA_ADMIN_TOKEN || undefined,
+  });
+  if (!parsed.success) throw new Error(parsed.error.issues.map((issue) => issue.message).join("; "));
+  return parsed.data;
 }

@@ -12,7 +12,7 @@ const serviceRoot = import.meta.dirname;
 
 /** Top to bottom; a module may import its own layer's modules and those of the layers below. */
 const layers: ReadonlyArray<readonly string[]> = [
-  ["http", "server.ts", "service-app.ts", "runtime.ts", "config.ts", "cli", "cli.ts"],
+  ["http", "server.ts", "service-app.ts", "runtime.ts", "config.ts", "secrets.ts", "cli", "cli.ts"],
   ["answer", "ingest"],
   ["embedding"],
   ["index", "store", "pdf", "blobs.ts", "blob-sweeper.ts", "data-lock.ts"],

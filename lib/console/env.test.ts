@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EnvironmentError } from "../env.ts";
+import { EnvironmentError } from "../environment-error.ts";
 import { parseConsoleSettings } from "./env.ts";
 import { isOperator } from "./operator.ts";
 

@@ -4,7 +4,7 @@
  */
 import "server-only";
 import { z } from "zod";
-import { EnvironmentError } from "../env.ts";
+import { EnvironmentError } from "../environment-error.ts";
 
 const consoleEnvironmentSchema = z.object({
   CITED_ADMIN_URL: z.url().optional(),

@@ -1,6 +1,6 @@
 /** The `cka` side of the sharing area: typed calls to a running service's admin API. */
-import { existsSync, openAsBlob, readFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { openAsBlob } from "node:fs";
+import { basename } from "node:path";
 import type { z } from "zod";
 import {
   type Assistant,
@@ -23,6 +23,8 @@ import {
   serviceStatusSchema,
   shareSchema,
 } from "../../sdk/core/index.ts";
+import { adminClientSettings } from "../config.ts";
+import { readSecrets } from "../secrets.ts";
 
 export interface AdminConnection {
   url: string;
@@ -32,16 +34,16 @@ export interface AdminConnection {
 }
 
 /** Flags first, then the environment, then the token a local service keeps in its data folder. */
-export function resolveConnection(flags: {
-  url?: string;
-  "admin-token"?: string;
-  data?: string;
-}): AdminConnection {
-  const url = (flags.url ?? process.env.CKA_URL ?? "http://127.0.0.1:8787").replace(/\/+$/, "");
-  let adminToken = flags["admin-token"] ?? process.env.CKA_ADMIN_TOKEN;
-  const secrets = join(flags.data ?? process.env.CKA_DATA ?? ".data/service", "secrets.json");
-  if (!adminToken && existsSync(secrets))
-    adminToken = (JSON.parse(readFileSync(secrets, "utf8")) as { adminToken: string }).adminToken;
+export function resolveConnection(
+  flags: { url?: string; "admin-token"?: string; data?: string },
+  environment: NodeJS.ProcessEnv = process.env,
+): AdminConnection {
+  const settings = adminClientSettings(environment);
+  const url = (flags.url ?? settings.CKA_URL).replace(/\/+$/, "");
+  const adminToken =
+    flags["admin-token"] ??
+    settings.CKA_ADMIN_TOKEN ??
+    readSecrets(flags.data ?? settings.CKA_DATA)?.adminToken;
   if (!adminToken) throw new Error("No admin token: pass --admin-token or set CKA_ADMIN_TOKEN.");
   return { url, adminToken };
 }

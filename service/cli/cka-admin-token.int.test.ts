@@ -1,8 +1,8 @@
 /** `cka` on the machine of a service whose admin token comes from CKA_ADMIN_TOKEN finds the token in force in its data folder. */
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readSecrets } from "../secrets.ts";
 import { testAdminToken } from "../testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
 
@@ -34,7 +34,6 @@ describe("the admin token of a service given CKA_ADMIN_TOKEN", () => {
     const run = await ckaWithDataFolder(["assistants", "list"]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    const secrets = JSON.parse(readFileSync(path.join(service.dataDir, "secrets.json"), "utf8"));
-    expect(secrets.adminToken).toBe(testAdminToken);
+    expect(readSecrets(service.dataDir)?.adminToken).toBe(testAdminToken);
   });
 });

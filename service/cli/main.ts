@@ -1,6 +1,7 @@
 /** `cka`'s commands: runs the service and drives its sharing area from the command line. */
 import { parseArgs } from "node:util";
 import { scopeSchema } from "../../sdk/core/index.ts";
+import { adminClientSettings } from "../config.ts";
 import { startServer } from "../server.ts";
 import { createAdminClient, resolveConnection } from "./admin-client.ts";
 import { ingestFiles } from "./ingest-command.ts";
@@ -40,7 +41,7 @@ async function serveCommand(argv: string[]): Promise<void> {
     options: {
       port: { type: "string", default: process.env.CKA_PORT ?? "8787" },
       host: { type: "string", default: process.env.CKA_HOST ?? "127.0.0.1" },
-      data: { type: "string", default: process.env.CKA_DATA ?? ".data/service" },
+      data: { type: "string", default: adminClientSettings().CKA_DATA },
     },
   });
   const port = Number(values.port);

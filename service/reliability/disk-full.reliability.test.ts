@@ -5,10 +5,11 @@
  * is room.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type AdminClient, createAdminClient } from "../cli/admin-client.ts";
+import { requireSecrets } from "../secrets.ts";
 import { evalPdfFolder, extractPdfPages } from "../testing/public-api-fixture.ts";
 import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
 import { temporaryDirectory } from "../testing/temporary-directory.ts";
@@ -46,9 +47,7 @@ describe.skipIf(!mounted)("a full disk during an upload (tmpfs; needs root to mo
   it("fails the upload cleanly with 503 and loses nothing already stored", async () => {
     const env = { CKA_OCR: "off", CKA_LOG: "info" };
     service = await spawnService({ dataDir, env });
-    const adminToken = (
-      JSON.parse(readFileSync(join(dataDir, "secrets.json"), "utf8")) as { adminToken: string }
-    ).adminToken;
+    const { adminToken } = requireSecrets(dataDir);
     let admin = createAdminClient({ url: service.url, adminToken });
     const assistant = await admin.createAssistant("disk full");
     const gnuplot = join(evalPdfFolder, "gnuplot.pdf");
