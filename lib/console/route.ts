@@ -4,12 +4,19 @@
  * passed on as problem details that keep the service's request id.
  */
 import "server-only";
-import { randomUUID } from "node:crypto";
 import { unstable_rethrow } from "next/navigation";
 import { z } from "zod";
 import { allowedOrigins, serverEnvironment } from "@/lib/env";
-import { assistantIdSchema, CitedApiError } from "@/sdk/core/index.ts";
-import { HandlerProblem, problemFromServiceError } from "@/sdk/server/index.ts";
+import {
+  assertSameOrigin,
+  assistantIdSchema,
+  CitedApiError,
+  HttpProblem,
+  newRequestId,
+  parseInput,
+  readJsonBody,
+} from "@/sdk/core/index.ts";
+import { problemFromServiceError } from "@/sdk/server/index.ts";
 import { type ConsoleAdminClient, consoleAdminClient } from "./admin-client.ts";
 import { requireOperator } from "./operator.ts";
 
@@ -35,14 +42,14 @@ export function consoleRoute<Schema extends z.ZodType<Record<string, string | st
     request: Request,
     context: { params?: Promise<Record<string, string | string[]> | undefined> },
   ) => {
-    const requestId = `req_app_${randomUUID().replaceAll("-", "")}`;
+    const requestId = newRequestId();
     try {
       // Inside the try, so an Auth outage is a problem with a request id, not Next.js's HTML 500.
       await requireOperator();
-      checkOrigin(request);
+      assertSameOrigin(request, allowedOrigins(serverEnvironment()));
       // A route without dynamic segments gets no params at all.
       const params = paramsSchema.safeParse((await context.params) ?? {});
-      if (!params.success) throw new HandlerProblem(404, "not_found", "There is nothing here.");
+      if (!params.success) throw new HttpProblem(404, "not_found", "There is nothing here.");
       return await handle(request, { params: params.data, admin: consoleAdminClient() });
     } catch (error) {
       // Next.js's 404 for a non-operator is thrown, and must reach Next.js as it is.
@@ -53,16 +60,8 @@ export function consoleRoute<Schema extends z.ZodType<Record<string, string | st
   };
 }
 
-function checkOrigin(request: Request): void {
-  if (request.method === "GET" || request.method === "HEAD") return;
-  const origin = request.headers.get("Origin");
-  if (origin === null || !allowedOrigins(serverEnvironment()).includes(origin)) {
-    throw new HandlerProblem(403, "forbidden", "This request must come from the app's own origin.");
-  }
-}
-
 function problemResponse(error: unknown, requestId: string): Response {
-  if (error instanceof HandlerProblem) return error.toResponse(requestId);
+  if (error instanceof HttpProblem) return error.toResponse(requestId);
   if (CitedApiError.isInstance(error)) {
     const problem = problemFromServiceError(error, passedThrough);
     if (problem) {
@@ -71,33 +70,20 @@ function problemResponse(error: unknown, requestId: string): Response {
     }
   }
   console.error(`console: ${requestId}`, error);
-  return new HandlerProblem(500, "internal_error", "The console failed; quote the request id.").toResponse(
+  return new HttpProblem(500, "internal_error", "The console failed; quote the request id.").toResponse(
     requestId,
   );
 }
 
-/** Reads a JSON body and validates it; a body that is not JSON is a 400, one out of bounds a 422. */
+/** The largest JSON body a console route reads (names and scopes; uploads are multipart). */
+const maxJsonBytes = 64 * 1024;
+
+/** Reads a JSON body and validates it: unreadable is a 400, too large a 413, out of bounds a 422. */
 export async function readJson<Schema extends z.ZodType>(
   request: Request,
   schema: Schema,
-): Promise<z.infer<Schema>> {
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch {
-    throw new HandlerProblem(400, "invalid_request", "Send a JSON body.");
-  }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    const errors = parsed.error.issues.map((issue) => ({
-      path: issue.path.join("."),
-      message: issue.message,
-    }));
-    throw new HandlerProblem(422, "invalid_input", errors.map((error) => error.message).join("; "), {
-      errors,
-    });
-  }
-  return parsed.data;
+): Promise<z.output<Schema>> {
+  return parseInput(schema, await readJsonBody(request, { maxBytes: maxJsonBytes }));
 }
 
 export const assistantParams = z.object({ assistant: assistantIdSchema });

@@ -33,6 +33,8 @@ export {
 export type { ByteStream } from "./byte-source.ts";
 export { titleFrom } from "./conversation-title.ts";
 export { CitedError } from "./errors.ts";
+export { type FieldError, HttpProblem, type HttpProblemOptions } from "./http-problem.ts";
+export { assertStorableText, type JsonBodyOptions, parseInput, readJsonBody } from "./json-body.ts";
 export { limits } from "./limits.ts";
 export { type AnswerMarker, type CitationMarker, type ClaimMarker, parseMarker } from "./markers.ts";
 export { type MergeAnswerOptions, mergeAnswer } from "./merge-answer.ts";
@@ -54,6 +56,7 @@ export {
 } from "./pdf-location.ts";
 export { readAnswers, reduceAnswerText } from "./read-answers.ts";
 export { parseNdjson, type ReadStreamOptions, readLines } from "./read-lines.ts";
+export { assertSameOrigin, newRequestId, requestIdFor } from "./request-edge.ts";
 export {
   type MarkerMissReason,
   type MarkerResolution,

@@ -2,8 +2,8 @@
 import { PGlite } from "@electric-sql/pglite";
 import { describe, expect, it } from "vitest";
 import { inMemoryPgliteOptions } from "../../service/testing/pglite-template.ts";
+import { HttpProblem } from "../core/index.ts";
 import { type AuthenticatedUser, createServiceHandler } from "./create-service-handler.ts";
-import { HandlerProblem } from "./handler-problem.ts";
 import { createMemoryServiceStore } from "./memory-service-store.ts";
 import { createSqlServiceStore } from "./sql-service-store.ts";
 import { ndjsonBody, ndjsonResponse, problemResponse } from "./testing/fake-fetch.ts";
@@ -95,12 +95,14 @@ describe("createServiceHandler: guards", () => {
     expect(await store.listMessages("alice", id)).toEqual([]);
   });
 
-  it("answers 415 for a body that is not JSON and 400 for broken JSON", async () => {
+  it("answers 400 invalid_request for a body that is not JSON or is broken JSON, as the service does", async () => {
     const { call } = setup();
-
-    expect(
-      (await call("POST", "/rag", { body: "query=q", headers: { "Content-Type": "text/plain" } })).status,
-    ).toBe(415);
+    const notJson = await call("POST", "/rag", {
+      body: "query=q",
+      headers: { "Content-Type": "text/plain" },
+    });
+    expect(notJson.status).toBe(400);
+    expect(((await notJson.json()) as { code: string }).code).toBe("invalid_request");
     expect((await call("POST", "/rag", { body: "{" })).status).toBe(400);
   });
 
@@ -182,7 +184,7 @@ describe("createServiceHandler: guards", () => {
       ...serviceConfig,
       store: createMemoryServiceStore(),
       authenticate: async () => {
-        throw new HandlerProblem(503, "auth_unavailable", "Sign-in cannot be checked right now.", {
+        throw new HttpProblem(503, "auth_unavailable", "Sign-in cannot be checked right now.", {
           cause: keysDown,
         });
       },

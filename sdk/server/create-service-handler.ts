@@ -1,20 +1,24 @@
 /** createServiceHandler: the host's one route to the service — auth, origin check, ownership, storage. */
 import { z } from "zod";
 import {
+  assertSameOrigin,
   conversationCreateSchema,
   conversationRenameSchema,
+  HttpProblem,
   hostAskRequestSchema,
   hostRagRequestSchema,
   idUserSchema,
+  newRequestId,
+  parseInput,
+  readJsonBody,
 } from "../core/index.ts";
 import { relayAnswers } from "./answer-relay.ts";
-import { HandlerProblem, problemFromServiceError } from "./handler-problem.ts";
 import { newMessageId } from "./message-id.ts";
 import { servePassagePdf, servePdf } from "./pdf-route.ts";
-import { parseBody, readJsonBody } from "./read-json-body.ts";
 import type { BackoffOptions } from "./retry-policy.ts";
 import { assertServerRuntime } from "./server-only.ts";
 import { createServiceClient, type ServiceClient } from "./service-client.ts";
+import { problemFromServiceError } from "./service-problem.ts";
 import type { ServiceStore } from "./service-store.ts";
 
 /** The signed-in user: `id` keys the store, `externalUserId` is the `id_user` the service sees. */
@@ -32,7 +36,7 @@ export interface ServiceHandlerConfig {
   allowedOrigin: string | readonly string[];
   /**
    * The signed-in user of a request, or null (401). Check the session here, not in a proxy. A
-   * HandlerProblem it throws is answered with its status (e.g. 503 when sessions cannot be checked
+   * HttpProblem it throws is answered with its status (e.g. 503 when sessions cannot be checked
    * right now); anything else it throws is a 500.
    */
   authenticate(request: Request): Promise<AuthenticatedUser | null>;
@@ -148,7 +152,7 @@ export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandl
     ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
     ...(config.backoff ? { backoff: config.backoff } : {}),
   });
-  const body = async (request: Request) => readJsonBody(request, maxBodyBytes);
+  const body = (request: Request) => readJsonBody(request, { maxBytes: maxBodyBytes, allowEmpty: true });
 
   const routes: Route[] = [
     {
@@ -160,7 +164,7 @@ export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandl
       pattern: ["conversations"],
       method: "POST",
       run: async ({ request, user, store }) => {
-        const { title } = parseBody(conversationCreateSchema, await body(request));
+        const { title } = parseInput(conversationCreateSchema, await body(request));
         return json(await store.createConversation(user.id, title), 201);
       },
     },
@@ -174,7 +178,7 @@ export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandl
       pattern: ["conversations", ":id"],
       method: "PATCH",
       run: async ({ request, user, store, params: [id] }) => {
-        const { title } = parseBody(conversationRenameSchema, await body(request));
+        const { title } = parseInput(conversationRenameSchema, await body(request));
         return json(orNoConversation(await store.renameConversation(user.id, id!, title)));
       },
     },
@@ -201,7 +205,7 @@ export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandl
       pattern: ["rag"],
       method: "POST",
       run: async ({ request, user, requestId }) => {
-        const input = parseBody(hostRagRequestSchema, await body(request));
+        const input = parseInput(hostRagRequestSchema, await body(request));
         try {
           const results = await client.rag(
             { ...input, id_user: user.externalUserId },
@@ -250,7 +254,7 @@ export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandl
     params: [conversationId],
     requestId,
   }: RouteContext): Promise<Response> {
-    const input = parseBody(hostAskRequestSchema, await body(request));
+    const input = parseInput(hostAskRequestSchema, await body(request));
     const id = conversationId!;
     // The question is kept even if the service then fails, so the conversation shows what was asked.
     if (!(await store.addUserMessage(user.id, id, input.message))) throw noConversation();
@@ -290,12 +294,12 @@ export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandl
   }
 
   async function handle(request: Request): Promise<Response> {
-    const requestId = `req_${crypto.randomUUID().replaceAll("-", "")}`;
+    const requestId = newRequestId();
     try {
       const { route, params } = matchRoute(routes, request, mountPath);
-      if (request.method !== "GET" && request.method !== "HEAD") checkOrigin(request, allowedOrigins);
+      assertSameOrigin(request, allowedOrigins);
       const user = await config.authenticate(request);
-      if (user === null) throw new HandlerProblem(401, "unauthenticated", "Sign in first.");
+      if (user === null) throw new HttpProblem(401, "unauthenticated", "Sign in first.");
       const checkedUser = userSchema.safeParse(user);
       if (!checkedUser.success) throw new Error("authenticate returned a user without id or externalUserId");
       const store = await openStore({ request, user: checkedUser.data });
@@ -303,13 +307,13 @@ export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandl
       if (!response.headers.has("X-Request-ID")) response.headers.set("X-Request-ID", requestId);
       return response;
     } catch (error) {
-      if (error instanceof HandlerProblem) {
+      if (error instanceof HttpProblem) {
         if (error.status >= 500) onError(error.cause ?? error, { requestId });
         return error.toResponse(requestId);
       }
       // A browser that left before the answer started has nobody to read a problem; do not log it.
       if (!request.signal.aborted) onError(error, { requestId });
-      return new HandlerProblem(
+      return new HttpProblem(
         500,
         "internal_error",
         "Something went wrong on our side; quote the request id to support.",
@@ -328,7 +332,7 @@ function matchRoute(
   const path = new URL(request.url).pathname;
   const rest =
     path === mountPath ? "" : path.startsWith(`${mountPath}/`) ? path.slice(mountPath.length) : null;
-  if (rest === null) throw new HandlerProblem(404, "not_found", "No such route.");
+  if (rest === null) throw new HttpProblem(404, "not_found", "No such route.");
   let segments: string[];
   try {
     segments = rest
@@ -336,16 +340,16 @@ function matchRoute(
       .filter((segment) => segment !== "")
       .map(decodeURIComponent);
   } catch {
-    throw new HandlerProblem(404, "not_found", "No such route.");
+    throw new HttpProblem(404, "not_found", "No such route.");
   }
   const matching = routes
     .map((route) => ({ route, params: matchPattern(route.pattern, segments) }))
     .filter((match): match is { route: Route; params: string[] } => match.params !== null);
   const match = matching.find((candidate) => candidate.route.method === request.method);
   if (match) return match;
-  if (matching.length === 0) throw new HandlerProblem(404, "not_found", "No such route.");
+  if (matching.length === 0) throw new HttpProblem(404, "not_found", "No such route.");
   const allow = matching.map((candidate) => candidate.route.method).join(", ");
-  throw new HandlerProblem(405, "method_not_allowed", `Use ${allow}.`, { headers: { Allow: allow } });
+  throw new HttpProblem(405, "method_not_allowed", `Use ${allow}.`, { headers: { Allow: allow } });
 }
 
 /** No id the store issues holds a control character; a NUL would even make PostgreSQL fail the query. */
@@ -364,23 +368,12 @@ function matchPattern(pattern: readonly string[], segments: readonly string[]): 
   return params;
 }
 
-/**
- * Cookies ride along on cross-site requests; the Origin header is what a forged form or script
- * cannot fake, and browsers send it on every request but GET and HEAD.
- */
-function checkOrigin(request: Request, allowed: ReadonlySet<string>): void {
-  const origin = request.headers.get("Origin");
-  if (origin === null || !allowed.has(origin)) {
-    throw new HandlerProblem(403, "forbidden", "This request must come from the app's own origin.");
-  }
-}
-
 function constantStore(store: ServiceStore): OpenServiceStore {
   return () => store;
 }
 
-function noConversation(): HandlerProblem {
-  return new HandlerProblem(404, "not_found", "No such conversation.");
+function noConversation(): HttpProblem {
+  return new HttpProblem(404, "not_found", "No such conversation.");
 }
 
 /** The store's answer for a conversation of the user; its null (not the user's, or unknown) is a 404. */

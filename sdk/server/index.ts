@@ -8,7 +8,6 @@ export {
   type ServiceHandler,
   type ServiceHandlerConfig,
 } from "./create-service-handler.ts";
-export { type FieldError, HandlerProblem, problemFromServiceError } from "./handler-problem.ts";
 export { createMemoryServiceStore } from "./memory-service-store.ts";
 export { newMessageId } from "./message-id.ts";
 export { type BackoffOptions, isRetryable, retryDelay } from "./retry-policy.ts";
@@ -20,6 +19,7 @@ export {
   type ServiceClient,
   type ServiceClientOptions,
 } from "./service-client.ts";
+export { problemFromServiceError } from "./service-problem.ts";
 export {
   type Conversation,
   pdfTokenOf,

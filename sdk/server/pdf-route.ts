@@ -2,9 +2,15 @@
  * `GET /pdf/{messageId}/{referenceId}`: the cited PDF slice, only for the user who owns the answer.
  * `GET /passage-pdf/{token}`: the slice of a passage `rag` found for the user.
  */
-import { AuthenticationError, CitedApiError, ConflictError, pdfSliceHeaders } from "../core/index.ts";
-import { HandlerProblem, problemFromServiceError } from "./handler-problem.ts";
+import {
+  AuthenticationError,
+  CitedApiError,
+  ConflictError,
+  HttpProblem,
+  pdfSliceHeaders,
+} from "../core/index.ts";
 import type { PdfSlice, ServiceClient } from "./service-client.ts";
+import { problemFromServiceError } from "./service-problem.ts";
 import type { ServiceStore, StoredReference } from "./service-store.ts";
 
 export interface PdfRouteContext {
@@ -35,9 +41,9 @@ export async function servePdf(context: PdfRouteContext): Promise<Response> {
   const { store, user, messageId, referenceId } = context;
   const found = await store.findReference(user.id, messageId, referenceId);
   if (!found)
-    throw new HandlerProblem(403, "forbidden", "This reference is not one of your answers' references.");
+    throw new HttpProblem(403, "forbidden", "This reference is not one of your answers' references.");
   if (found.reference.kind !== "pdf_highlight" || !found.pdf) {
-    throw new HandlerProblem(404, "not_found", "This reference has no PDF page.");
+    throw new HttpProblem(404, "not_found", "This reference has no PDF page.");
   }
   const page = pageOf(found, context.page);
   let token = found.pdf.token;
@@ -72,7 +78,7 @@ export interface PassagePdfContext {
 export async function servePassagePdf(context: PassagePdfContext): Promise<Response> {
   const page = context.page ?? "";
   if (!/^\d{1,9}$/.test(page)) {
-    throw new HandlerProblem(422, "invalid_input", "page must be the page of the passage to show.", {
+    throw new HttpProblem(422, "invalid_input", "page must be the page of the passage to show.", {
       errors: [{ path: "page", message: "a page index" }],
     });
   }
@@ -84,10 +90,10 @@ export async function servePassagePdf(context: PassagePdfContext): Promise<Respo
     return sliceResponse(slice, context.requestId);
   } catch (error) {
     if (CitedApiError.isInstance(error) && error.code === "token_expired") {
-      throw new HandlerProblem(409, "token_expired", "This result's page link has expired; search again.");
+      throw new HttpProblem(409, "token_expired", "This result's page link has expired; search again.");
     }
     if (CitedApiError.isInstance(error) && (error.code === "forbidden" || error.code === "invalid_token")) {
-      throw new HandlerProblem(403, "forbidden", "This page was not found for you.");
+      throw new HttpProblem(403, "forbidden", "This page was not found for you.");
     }
     throw mapped(error);
   }
@@ -142,7 +148,7 @@ function pageOf(found: StoredReference, requested: string | null): number {
   const pages = reference.spans.map((span) => span.page_index);
   const page = /^\d{1,9}$/.test(requested) ? Number(requested) : Number.NaN;
   if (!pages.includes(page)) {
-    throw new HandlerProblem(
+    throw new HttpProblem(
       422,
       "invalid_input",
       `page must be a page of the reference: ${pages.join(", ")}.`,

@@ -1,8 +1,9 @@
 /** The sharing area's guard: a bearer admin token compared in constant time. */
+
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
+import { HttpProblem } from "../../sdk/core/index.ts";
 import type { AppVariables } from "./app.ts";
-import { HttpProblem } from "./problem.ts";
 
 const digest = (value: string) => createHash("sha256").update(value).digest();
 

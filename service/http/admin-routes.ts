@@ -4,8 +4,11 @@ import {
   assistantCreateSchema,
   assistantRenameSchema,
   type DocumentRecord,
+  HttpProblem,
   keyCreateSchema,
   limitsSchema,
+  parseInput,
+  readJsonBody,
   serviceStatusSchema,
   shareSchema,
 } from "../../sdk/core/index.ts";
@@ -21,8 +24,6 @@ import { requireAdminToken } from "./admin-auth.ts";
 import type { ServiceHono } from "./app.ts";
 import { entityTag, noneMatch, preferredWaitMs } from "./conditional-wait.ts";
 import { readUpload } from "./multipart-upload.ts";
-import { HttpProblem } from "./problem.ts";
-import { parseWith, readJsonBody } from "./validate.ts";
 
 export interface AdminDependencies {
   store: Store;
@@ -73,7 +74,10 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
   };
 
   admin.post("/assistants", async (context) => {
-    const input = parseWith(assistantCreateSchema, await readJsonBody(context.req.raw, jsonLimit));
+    const input = parseInput(
+      assistantCreateSchema,
+      await readJsonBody(context.req.raw, { maxBytes: jsonLimit }),
+    );
     return context.json(await store.assistants.create(input.name), 201);
   });
 
@@ -81,7 +85,10 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
 
   admin.patch("/assistants/:assistant", async (context) => {
     const id = context.req.param("assistant");
-    const input = parseWith(assistantRenameSchema, await readJsonBody(context.req.raw, jsonLimit));
+    const input = parseInput(
+      assistantRenameSchema,
+      await readJsonBody(context.req.raw, { maxBytes: jsonLimit }),
+    );
     const renamed = await store.assistants.rename(id, input.name);
     if (!renamed) throw new HttpProblem(404, "not_found", `No assistant ${id}.`);
     return context.json(renamed);
@@ -163,7 +170,7 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
 
   admin.post("/assistants/:assistant/keys", async (context) => {
     const assistant = await assistantOr404(context.req.param("assistant"));
-    const input = parseWith(keyCreateSchema, await readJsonBody(context.req.raw, jsonLimit));
+    const input = parseInput(keyCreateSchema, await readJsonBody(context.req.raw, { maxBytes: jsonLimit }));
     return context.json(
       await store.keys.create(
         assistant.id,

@@ -1,10 +1,9 @@
 /** The service's HTTP edge: request ids, problem-details errors, and the route groups mounted on one app. */
 import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
-import { isStorableText } from "../../sdk/core/index.ts";
+import { HttpProblem, isStorableText, requestIdFor } from "../../sdk/core/index.ts";
 import type { VerifiedKey } from "../store/keys.ts";
-import { HttpProblem, unexpectedProblem } from "./problem.ts";
-import { requestIdFor } from "./request-id.ts";
+import { unexpectedProblem } from "./problem.ts";
 
 export interface AppVariables {
   requestId: string;

@@ -3,13 +3,14 @@
  * header block too large, bad chunked encoding) still get problem details with a request id, then the connection
  * closes: after a parse error nothing later on it can be trusted to be a request.
  */
+
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { RequestError } from "@hono/node-server";
 import type { ErrorCode } from "../../sdk/core/index.ts";
+import { HttpProblem, newRequestId } from "../../sdk/core/index.ts";
 import type { Logger } from "../logger.ts";
-import { HttpProblem, internalProblem } from "./problem.ts";
-import { newRequestId } from "./request-id.ts";
+import { internalProblem } from "./problem.ts";
 
 interface ParserError extends Error {
   code?: string;

@@ -1,9 +1,9 @@
 /** Streams a multipart upload's files into the blob store, so a 100 MB file never sits in memory. */
+
 import { Readable, Transform } from "node:stream";
 import busboy from "busboy";
+import { assertStorableText, HttpProblem } from "../../sdk/core/index.ts";
 import { BlobStorageError, type BlobStore, BlobTooLargeError, type StoredBlob } from "../blobs.ts";
-import { HttpProblem } from "./problem.ts";
-import { assertStorableText } from "./validate.ts";
 
 export interface UploadedFile extends StoredBlob {
   fileName: string;

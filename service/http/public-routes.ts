@@ -2,11 +2,14 @@
 import {
   askRequestSchema,
   externalSessionSchema,
+  HttpProblem,
   limits,
+  parseInput,
   pdfPageQuerySchema,
   pdfRefreshRequestSchema,
   pdfSliceHeaders,
   ragRequestSchema,
+  readJsonBody,
 } from "../../sdk/core/index.ts";
 import { answerQuestion } from "../answer/answer-question.ts";
 import type { AnswerEngine } from "../answer/engine.ts";
@@ -21,10 +24,8 @@ import type { PdfTokens } from "../pdf/pdf-token.ts";
 import type { Store } from "../store/store.ts";
 import type { ServiceHono } from "./app.ts";
 import { ndjsonResponse } from "./ndjson-response.ts";
-import { HttpProblem } from "./problem.ts";
 import { assertOwnAssistant, requireApiKey } from "./public-auth.ts";
 import type { RateLimiter } from "./rate-limit.ts";
-import { parseWith, readJsonBody } from "./validate.ts";
 
 export interface PublicDependencies {
   store: Store;
@@ -64,7 +65,7 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
     }
     // A UUID in any letter case names one session: stored and compared in its lower-case spelling.
     const sessionId = session.data.toLowerCase();
-    const input = parseWith(askRequestSchema, await readJsonBody(context.req.raw, bodyLimit));
+    const input = parseInput(askRequestSchema, await readJsonBody(context.req.raw, { maxBytes: bodyLimit }));
     const owner = await store.sessions.owner(assistantId, sessionId, input.id_user);
     if (owner !== input.id_user)
       throw new HttpProblem(403, "forbidden", "This session belongs to another user.");
@@ -107,7 +108,7 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
   app.post("/external/v1/assistants/:assistant/rag", ragGuard, async (context) => {
     const assistantId = context.req.param("assistant")!;
     assertOwnAssistant(context.get("apiKey"), assistantId);
-    const input = parseWith(ragRequestSchema, await readJsonBody(context.req.raw, bodyLimit));
+    const input = parseInput(ragRequestSchema, await readJsonBody(context.req.raw, { maxBytes: bodyLimit }));
     const index = await dependencies.indexes.get(assistantId);
     const { hits } = await retrieve(
       index,
@@ -161,7 +162,7 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
         "X-External-User-Id is not the user this reference was issued to.",
       );
     }
-    const { page } = parseWith(pdfPageQuerySchema, { page: context.req.query("page") });
+    const { page } = parseInput(pdfPageQuerySchema, { page: context.req.query("page") });
     if (!payload.pages.includes(page)) {
       throw new HttpProblem(
         422,
@@ -190,7 +191,10 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
   });
 
   app.post("/chat/reference/pdf/refresh", askGuard, async (context) => {
-    const input = parseWith(pdfRefreshRequestSchema, await readJsonBody(context.req.raw, bodyLimit));
+    const input = parseInput(
+      pdfRefreshRequestSchema,
+      await readJsonBody(context.req.raw, { maxBytes: bodyLimit }),
+    );
     const verified = tokens.verify(input.token);
     if (!verified.valid) throw new HttpProblem(401, "invalid_token", "The PDF token is not valid.");
     const { payload } = verified;

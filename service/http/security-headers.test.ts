@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { HttpProblem } from "../../sdk/core/index.ts";
 import { createHttpApp } from "./app.ts";
-import { HttpProblem } from "./problem.ts";
 
 const logger = { error: () => {} };
 

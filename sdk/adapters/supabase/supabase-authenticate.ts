@@ -13,7 +13,8 @@ import {
   jwtVerify,
 } from "jose";
 import { z } from "zod";
-import { type AuthenticatedUser, HandlerProblem } from "../../server/index.ts";
+import { HttpProblem } from "../../core/index.ts";
+import type { AuthenticatedUser } from "../../server/index.ts";
 
 /** How a Supabase access token is checked. */
 export interface SupabaseAccessTokenOptions {
@@ -162,7 +163,7 @@ export function bearerToken(request: Request): string | null {
  * Creates `authenticate` for createServiceHandler: the user of the request's bearer access token,
  * `{ id: sub, externalUserId: sub }`, or null (the handler answers 401) — also for a token with less
  * than `minimumRemainingSeconds` left. When the project's keys cannot be had it throws a 503
- * HandlerProblem (the handler answers 503 with the request id and reports the cause to `onError`),
+ * HttpProblem (the handler answers 503 with the request id and reports the cause to `onError`),
  * never taken for "signed out".
  *
  * @example
@@ -182,7 +183,7 @@ export function createSupabaseAuthenticate(
       claims = await verify(token);
     } catch (error) {
       if (!(error instanceof SupabaseKeysUnavailableError)) throw error;
-      throw new HandlerProblem(
+      throw new HttpProblem(
         503,
         "auth_unavailable",
         "Sign-in cannot be checked right now; try again shortly.",

@@ -4,7 +4,7 @@
  * multipart upload on as a stream, never holding the file.
  */
 import { assistantParams, consoleRoute } from "@/lib/console/route";
-import { HandlerProblem } from "@/sdk/server/index.ts";
+import { HttpProblem } from "@/sdk/core/index.ts";
 
 /** Below the 30 s the service allows, and below the 60 s at which proxies commonly cut idle requests. */
 const maxWaitSeconds = 25;
@@ -27,7 +27,7 @@ export const GET = consoleRoute(assistantParams, async (request, { params, admin
 export const POST = consoleRoute(assistantParams, async (request, { params, admin }) => {
   const contentType = request.headers.get("Content-Type") ?? "";
   if (!/^multipart\/form-data;/i.test(contentType) || request.body === null) {
-    throw new HandlerProblem(
+    throw new HttpProblem(
       400,
       "invalid_request",
       "Upload files as multipart/form-data in the field `files`.",

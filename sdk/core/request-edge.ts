@@ -1,0 +1,33 @@
+/** Who asks and where from, at any HTTP edge: the request id a person can quote, and the same-origin check. */
+import { HttpProblem } from "./http-problem.ts";
+
+const acceptableRequestId = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** A new request id: `req_` and 16 random base64url characters. */
+export function newRequestId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  const base64 = btoa(String.fromCharCode(...bytes));
+  return `req_${base64.replaceAll("+", "-").replaceAll("/", "_")}`;
+}
+
+/** The caller's `X-Request-ID` when it is a safe token, so its logs and ours share it; otherwise a new one. */
+export function requestIdFor(request: Request): string {
+  const given = request.headers.get("X-Request-ID");
+  return given !== null && acceptableRequestId.test(given) ? given : newRequestId();
+}
+
+/**
+ * Refuses (403) a request that changes something (anything but GET and HEAD) from another origin. Cookies ride
+ * along on cross-site requests; the `Origin` header is what a forged form or script cannot fake, and browsers
+ * send it on every such request.
+ *
+ * @example
+ * assertSameOrigin(request, ["https://app.example"]);
+ */
+export function assertSameOrigin(request: Request, allowed: Iterable<string>): void {
+  if (request.method === "GET" || request.method === "HEAD") return;
+  const origin = request.headers.get("Origin");
+  if (origin === null || ![...allowed].includes(origin)) {
+    throw new HttpProblem(403, "forbidden", "This request must come from the app's own origin.");
+  }
+}
