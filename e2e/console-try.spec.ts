@@ -32,9 +32,8 @@ test("an operator asks in the Try tab, the citation opens its PDF page, and the 
     page.getByRole("navigation", { name: "Assistant" }).getByRole("link", { name: "Try" }),
   ).toHaveAttribute("aria-current", "page");
   const chat = new ChatPage(page);
-  await expect(page.getByTestId("sources-hint")).toContainText(
-    `Answers come from ${appStack.documents.length} documents`,
-  );
+  // Other console specs add sources to the same assistant: the count is theirs too.
+  await expect(page.getByTestId("sources-hint")).toContainText(/Answers come from \d+ documents/);
   const answer = await chat.ask(delayedQueueQuestion.question);
   await chat.expectAnswerDone(answer);
   await expect(answer).toContainText(delayedQueueQuestion.firstSentence);
@@ -58,7 +57,9 @@ test("an operator asks in the Try tab, the citation opens its PDF page, and the 
 
   // The service made one key for it, with both scopes, ending within the hour; the browser got neither it nor the admin token.
   const admin = createAdminClient({ url: appStack.serviceUrl, adminToken: appStack.adminToken });
-  const trialKeys = (await admin.listKeys(appStack.assistantId)).filter((key) => key.expires_at !== null);
+  const trialKeys = (await admin.listKeys(appStack.assistantId)).filter(
+    (key) => key.expires_at !== null && key.revoked_at === null,
+  );
   expect(trialKeys).toHaveLength(1);
   expect(trialKeys[0]?.scopes).toEqual(["ask", "rag"]);
   const left = Date.parse(trialKeys[0]?.expires_at ?? "") - Date.now();
@@ -81,7 +82,8 @@ test("an operator asks in the Try tab, the citation opens its PDF page, and the 
   await chat.expectAnswerDone(followUp);
   await expect(chat.errorBanner).toHaveCount(0);
   const keysNow = (await admin.listKeys(appStack.assistantId)).filter((key) => key.expires_at !== null);
-  expect(keysNow.map((key) => key.revoked_at === null).sort()).toEqual([false, true]);
+  expect(keysNow.find((key) => key.id === trialKeys[0]?.id)?.revoked_at).not.toBeNull();
+  expect(keysNow.filter((key) => key.revoked_at === null)).toHaveLength(1);
 
   // The operator's own chat does not list it, nor open it.
   await page.goto("/chat");

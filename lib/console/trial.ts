@@ -60,11 +60,20 @@ interface HeldKey {
   expiresAt: number | null;
 }
 
-/** Per assistant: its trial key, and the handler and client made with it. */
-const held = new Map<string, HeldKey>();
-const handlers = new Map<string, { keyId: string; handler: ServiceHandler; client: ServiceClient }>();
-/** Keys the service has refused. */
-const refusedKeys = new Set<string>();
+interface TrialState {
+  /** Per assistant: its trial key. */
+  held: Map<string, HeldKey>;
+  /** Per assistant: the handler and client made with its key. */
+  handlers: Map<string, { keyId: string; handler: ServiceHandler; client: ServiceClient }>;
+  /** Keys the service has refused. */
+  refusedKeys: Set<string>;
+}
+
+// On globalThis: Next.js builds the route handler and the pages into separate bundles, each with its own
+// copy of this module, and one key must serve both (two copies made two keys within seconds).
+const holder = globalThis as typeof globalThis & { citedTrialState?: TrialState };
+holder.citedTrialState ??= { held: new Map(), handlers: new Map(), refusedKeys: new Set() };
+const { held, handlers, refusedKeys } = holder.citedTrialState;
 
 /** The assistant's trial key: the one held while it has more than ten minutes left, else a new one. */
 function trialKey(assistantId: string): Promise<TrialKey> {
