@@ -12,7 +12,7 @@ function datasourceSetting(datasources: DatasourceRecord[]): string {
     .join(",");
 }
 
-export function envBlock(share: Share, datasources: DatasourceRecord[]): string {
+function envBlock(share: Share, datasources: DatasourceRecord[]): string {
   return [
     `CITED_BASE_URL=${share.base_url}`,
     `CITED_ASSISTANT_ID=${share.assistant}`,

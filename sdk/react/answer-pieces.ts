@@ -101,7 +101,7 @@ export function answerPieces(answer: AnswerContent): AnswerPiece[] {
 }
 
 /** The references a claim cites, in the claim's order, skipping any the answer has not sent. */
-export function sourcesOf(claim: Claim, answer: MarkerTargets) {
+function sourcesOf(claim: Claim, answer: MarkerTargets) {
   return claim.reference_ids.flatMap((id) => {
     const source = numbered(id, answer);
     return source ? [source] : [];

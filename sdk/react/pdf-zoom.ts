@@ -8,7 +8,7 @@ import type { PdfSpanLocation } from "../core/index.ts";
 export type PdfZoom = "lines" | "width" | "page" | number;
 
 /** The steps − and + move through, in units of the panel's width. */
-export const zoomSteps = [0.5, 0.75, 1, 1.25, 1.5, 2, 3] as const;
+const zoomSteps = [0.5, 0.75, 1, 1.25, 1.5, 2, 3] as const;
 
 const maxScale = zoomSteps.at(-1) ?? 3;
 
@@ -16,7 +16,7 @@ const maxScale = zoomSteps.at(-1) ?? 3;
 const linesMargin = 0.04;
 
 /** The scale at which the cited lines (the first page's boxes) fill the panel's width, never below the page's width. */
-export function linesScale(span: Pick<PdfSpanLocation, "rects" | "pageWidth"> | undefined): number {
+function linesScale(span: Pick<PdfSpanLocation, "rects" | "pageWidth"> | undefined): number {
   if (span === undefined || span.rects.length === 0) return 1;
   const left = Math.min(...span.rects.map((rect) => Math.min(rect[0], rect[2])));
   const right = Math.max(...span.rects.map((rect) => Math.max(rect[0], rect[2])));

@@ -88,7 +88,7 @@ function technicalityBonus(text: string, level: TechnicalityLevel): number {
  * a sentence the reranker left out scores its lowest. For support, raw scores go through
  * `rerankSupport` when one is set.
  */
-export function rerankSignals(
+function rerankSignals(
   scores: ReadonlyMap<string, number> | null | undefined,
   settings: Pick<EngineSettings, "rerankSupport">,
 ): { ranking(key: string): number; support(key: string): number } {
@@ -116,7 +116,7 @@ function overlap(a: Set<string>, b: Set<string>): number {
   return shared / Math.max(1, Math.min(a.size, b.size));
 }
 
-export function composeAnswer(
+function composeAnswer(
   ranked: readonly RankedPassage[],
   query: readonly WeightedTerm[],
   idf: (term: string) => number,
@@ -259,7 +259,7 @@ function looksLikeCode(text: string): boolean {
  * The sentences a claim cites around the best-matching one: the sentence it leans back on, and the
  * command or continuation that a lead-in ("…from the commandline:", a very short sentence) introduces.
  */
-export function claimSpan(texts: readonly string[], index: number): { first: number; last: number } {
+function claimSpan(texts: readonly string[], index: number): { first: number; last: number } {
   const current = texts[index]!;
   const first = index > 0 && leansBack.test(current) ? index - 1 : index;
   let last = index;

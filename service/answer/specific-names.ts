@@ -19,7 +19,7 @@ const wordPattern = /[\p{L}][\p{L}\p{N}+#.-]*[\p{L}\p{N}+#]|[\p{L}]/gu;
  * Words that name a specific thing: capitalised inside the sentence ("WireGuard", "Jupyter", "PPA"),
  * or not an English word at all ("kubeadm", "xlsx").
  */
-export function specificNames(question: string): string[] {
+function specificNames(question: string): string[] {
   const names: string[] = [];
   for (const sentence of question.split(/(?<=[.?!])\s+/)) {
     const words = [...sentence.matchAll(wordPattern)].map((match) => match[0]);

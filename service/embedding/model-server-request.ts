@@ -20,7 +20,7 @@ export interface RequestPolicy {
   retryAfterLimitMs: number;
 }
 
-export const defaultRequestPolicy: RequestPolicy = {
+const defaultRequestPolicy: RequestPolicy = {
   timeoutMs: 30_000,
   maxRetries: 3,
   backoffBaseMs: 500,

@@ -15,7 +15,7 @@ export interface Upload {
 }
 
 /** Keeps the last path segment, drops control characters, and never returns an empty name. */
-export function safeFileName(raw: string): string {
+function safeFileName(raw: string): string {
   const lastSegment = raw.split(/[\\/]/).pop() ?? "";
   const cleaned = lastSegment
     .replace(/\p{Cc}|\p{Cf}/gu, "")

@@ -7,7 +7,7 @@ import { IncomingMessage } from "node:http";
 import type { Http2ServerRequest } from "node:http2";
 
 /** How much of an unread body is read and thrown away before the connection is given up instead. */
-export const maxDiscardBytes = 64 * 1024 * 1024;
+const maxDiscardBytes = 64 * 1024 * 1024;
 
 export async function settleUnreadBody(
   incoming: IncomingMessage | Http2ServerRequest,

@@ -7,7 +7,7 @@ import { analyzerVersion } from "./analyzer.ts";
 import type { Bm25Parameters } from "./bm25-parameters.ts";
 import type { PassageColumns } from "./passage-table.ts";
 
-export const snapshotVersion = 1;
+const snapshotVersion = 1;
 
 export interface SnapshotPostings {
   terms: string[];

@@ -20,7 +20,7 @@ export interface ReadContext {
 
 const pdfMagic = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"
 
-export function looksLikePdf(fileName: string, head: Uint8Array): boolean {
+function looksLikePdf(fileName: string, head: Uint8Array): boolean {
   return extname(fileName).toLowerCase() === ".pdf" || pdfMagic.every((byte, index) => head[index] === byte);
 }
 

@@ -36,13 +36,13 @@ export interface PdfSlicerOptions {
   sliceTimeoutMs?: number;
 }
 
-export const defaultSlicerBounds = {
+const defaultSlicerBounds = {
   parsedDocuments: { maxEntries: 8, maxBytes: 64 * mebibyte },
   slices: { maxEntries: 256, maxBytes: 32 * mebibyte },
 } satisfies Record<string, CacheBounds>;
 
 /** Pages [page-1, page, page+1] clamped to the document: 3 pages, or all of them when there are fewer. */
-export function sliceRange(page: number, pageCount: number): { start: number; end: number } {
+function sliceRange(page: number, pageCount: number): { start: number; end: number } {
   const size = Math.min(3, pageCount);
   const start = Math.max(0, Math.min(page - 1, pageCount - size));
   return { start, end: start + size - 1 };

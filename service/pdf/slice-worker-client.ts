@@ -22,7 +22,7 @@ export class SliceWorkerLost extends Error {}
 export class SliceTimedOut extends Error {}
 
 /** Long enough for a whole parse of a large damaged file; a worker busy longer is stuck. */
-export const defaultSliceTimeoutMs = 30_000;
+const defaultSliceTimeoutMs = 30_000;
 
 export function createSliceWorkerClient(timeoutMs = defaultSliceTimeoutMs): SliceWorkerClient {
   let worker: Worker | null = null;

@@ -2,7 +2,7 @@
 import fc from "fast-check";
 
 /** Strings that have broken parsers, databases, loggers and terminals somewhere. */
-export const edgeStrings: readonly string[] = [
+const edgeStrings: readonly string[] = [
   "",
   " ",
   "\u0000",

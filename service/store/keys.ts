@@ -7,7 +7,7 @@ import { iso, isoRequired } from "./rows.ts";
 import type { SqlQueryable } from "./sql-client.ts";
 
 /** Every key starts with this, so a leaked key is recognisable by secret scanners. */
-export const keyPrefix = "cka_live_";
+const keyPrefix = "cka_live_";
 
 interface KeyRow {
   id: string;

@@ -161,15 +161,6 @@ export function createPassageStore(db: SqlClient, documentChanges: ChangeSignal)
         if (rows.length < indexBatchSize) return;
       }
     },
-    /** Neighbours of a passage in its document, to read a claim in context. */
-    async neighbours(documentId: string, ordinal: number, radius: number): Promise<PassageWithSource[]> {
-      const rows = await db.query<PassageRow>(
-        `select p.*, d.file_name from passages p join documents d on d.id = p.document_id
-         where p.document_id = $1 and p.ordinal between $2 and $3 order by p.ordinal`,
-        [documentId, ordinal - radius, ordinal + radius],
-      );
-      return rows.map(toPassage);
-    },
   };
 }
 

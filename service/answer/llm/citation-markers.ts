@@ -36,7 +36,7 @@ export function matchMarkerAt(text: string, index: number): MarkerMatch | "parti
 }
 
 /** `"[2.3-4, 5.1]"` → its citations; null if any part is malformed. */
-export function parseCitations(marker: string): SentenceCitation[] | null {
+function parseCitations(marker: string): SentenceCitation[] | null {
   const parts = marker.slice(1, -1).split(/[,;]/);
   const citations: SentenceCitation[] = [];
   for (const part of parts) {

@@ -50,7 +50,7 @@ export const leaving = passage("psg_leaving", "1.1.7 How to leave the command pr
   'Alternately, you can type "exit".',
 ]);
 
-export const testPassages = [consoles, rootShell, leaving];
+const testPassages = [consoles, rootShell, leaving];
 
 /** BM25's idf over the test passages, as the service computes it over an index. */
 export function testIdf(passages: readonly PassageWithSource[] = testPassages): (term: string) => number {

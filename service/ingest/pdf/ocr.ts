@@ -83,7 +83,7 @@ function wordFragment(word: OcrWord, fontSize: number): TextFragment {
 }
 
 /** Groups OCR words into text lines in tesseract's reading order; coordinates become points. */
-export function ocrWordsToLines(words: readonly OcrWord[], pageIndex: number): TextLine[] {
+function ocrWordsToLines(words: readonly OcrWord[], pageIndex: number): TextLine[] {
   const grouped = new Map<string, OcrWord[]>();
   for (const word of words) {
     const line = grouped.get(word.line);

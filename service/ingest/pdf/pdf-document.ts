@@ -41,7 +41,7 @@ export interface OpenedPdf {
   close(): Promise<void>;
 }
 
-export const ENCRYPTED_MESSAGE = "The PDF is password-protected; upload an unencrypted copy.";
+const ENCRYPTED_MESSAGE = "The PDF is password-protected; upload an unencrypted copy.";
 export const CORRUPT_MESSAGE = "The file is not a readable PDF (it may be damaged or only partly uploaded).";
 export const EMPTY_MESSAGE = "The PDF has no pages.";
 

@@ -1,6 +1,6 @@
 /** Test fixtures made at test time: eval PDF paths, poppler word boxes, and small generated PDFs. */
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -266,12 +266,6 @@ export function makeTwoColumnPdf(
     if (rightLine !== undefined) texts.push({ x: 320, y, size: 10, text: rightLine });
   }
   return makeTextPdf([texts]);
-}
-
-export async function writeTemp(folder: string, name: string, bytes: Uint8Array): Promise<string> {
-  const file = path.join(folder, name);
-  await writeFile(file, bytes);
-  return file;
 }
 
 // Matching a sentence to poppler's words, the independent reference for rectangle checks.

@@ -14,7 +14,7 @@ export function noTextMessage(ocr: OcrStatus): string {
 }
 
 /** "3, 5–7, 12" with 1-based page numbers, shortened after ten groups. */
-export function formatPageList(indices: readonly number[]): string {
+function formatPageList(indices: readonly number[]): string {
   const groups: string[] = [];
   let index = 0;
   while (index < indices.length) {

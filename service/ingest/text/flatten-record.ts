@@ -9,7 +9,7 @@ const FIELDS_PER_SENTENCE = 12;
  * Flattens a record into `[dotted.key, text]` pairs in key order. Arrays of scalars are joined with ", ";
  * arrays of objects contribute each field once, its values joined. Null and empty values are left out.
  */
-export function flattenRecord(record: Record<string, unknown>): [string, string][] {
+function flattenRecord(record: Record<string, unknown>): [string, string][] {
   const fields = new Map<string, string[]>();
   const visit = (value: unknown, key: string) => {
     if (value === null || value === undefined) return;

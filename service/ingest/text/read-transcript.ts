@@ -60,7 +60,7 @@ function transcriptExtraction(
  * Groups consecutive cues into windows: a window closes at a sentence end once it spans 30 s or 60 words,
  * before it would pass 60 s or 150 words, and at a pause of 10 s. A tiny last window joins the one before.
  */
-export function groupCues(cues: Cue[]): Cue[][] {
+function groupCues(cues: Cue[]): Cue[][] {
   const windows: Cue[][] = [];
   let current: Cue[] = [];
   let words = 0;

@@ -5,7 +5,7 @@ import { splitSentences } from "../sentences.ts";
 import type { TextSourceBlock } from "../types.ts";
 
 /** Above this many words a paragraph is cut into several blocks so a passage stays retrieval-sized. */
-export const MAX_BLOCK_WORDS = 220;
+const MAX_BLOCK_WORDS = 220;
 const MAX_CODE_LINES = 40;
 
 export interface ImageInput {
