@@ -30,7 +30,9 @@ let otherPdf: string;
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
+  // A process on a port: the page under test loads its slices from this service over HTTP.
   fixture = await startPublicApiFixture({
+    process: "spawned",
     files: [{ path: join(evalPdfFolder, "developers-reference.pdf") }],
   });
   const { key } = await fixture.createKey(["ask"]);
