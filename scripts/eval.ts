@@ -2,7 +2,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { type AnswerState, ragResponseSchema, reduceAnswerText } from "../sdk/core/index.ts";
+import { type AnswerState, publicPaths, ragResponseSchema, reduceAnswerText } from "../sdk/core/index.ts";
 import { createAdminClient } from "../service/cli/admin-client.ts";
 import { ingestFiles } from "../service/cli/ingest-command.ts";
 import { testModelFolder } from "../service/embedding/testing/test-model.ts";
@@ -151,7 +151,7 @@ async function evaluate(mode: Mode) {
     const rows: EvalRow[] = [];
     for (const item of items) {
       const ragStarted = performance.now();
-      const ragResponse = await fetch(`${service.url}/external/v1/assistants/${assistant.id}/rag`, {
+      const ragResponse = await fetch(`${service.url}${publicPaths.rag(assistant.id)}`, {
         method: "POST",
         headers,
         body: JSON.stringify({ query: item.question.slice(0, 500), max_results: 10 }),
@@ -162,14 +162,11 @@ async function evaluate(mode: Mode) {
       const session = item.follow_up_of ? sessions.get(item.follow_up_of)! : crypto.randomUUID();
       sessions.set(item.id, session);
       const askStarted = performance.now();
-      const askResponse = await fetch(
-        `${service.url}/external/v1/assistants/${assistant.id}/sessions/${session}/ask`,
-        {
-          method: "POST",
-          headers,
-          body: JSON.stringify({ id_user: "eval-user", message: item.question }),
-        },
-      );
+      const askResponse = await fetch(`${service.url}${publicPaths.ask(assistant.id, session)}`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ id_user: "eval-user", message: item.question }),
+      });
       const reader = askResponse.body!.getReader();
       const decoder = new TextDecoder();
       let text = "";

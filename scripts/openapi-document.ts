@@ -1,6 +1,7 @@
 /** Builds the OpenAPI 3.1 document of the public API and the sharing area from the sdk/core zod schemas. */
 import { z } from "zod";
 import {
+  adminBasePath,
   askRequestSchema,
   askStreamLineSchema,
   assistantCreateSchema,
@@ -16,6 +17,7 @@ import {
   pdfRefreshRequestSchema,
   pdfRefreshResponseSchema,
   problemDetailsSchema,
+  publicPathTemplates,
   ragRequestSchema,
   ragResponseSchema,
   SDK_VERSION,
@@ -83,7 +85,7 @@ const assistantPath = { name: "assistant", in: "path", required: true, schema: {
 /** The public API of the interface spec, and what an assistant answers from. */
 function publicPaths(): JsonObject {
   return {
-    "/external/v1/assistants/{assistant}/sessions/{external_session}/ask": {
+    [publicPathTemplates.ask]: {
       post: {
         operationId: "ask",
         summary: "Ask a question; streams a cited, session-aware answer (scope `ask`).",
@@ -116,7 +118,7 @@ function publicPaths(): JsonObject {
         },
       },
     },
-    "/external/v1/assistants/{assistant}/rag": {
+    [publicPathTemplates.rag]: {
       post: {
         operationId: "rag",
         summary: "Ranked passages for the caller's own model (scope `rag`).",
@@ -125,7 +127,7 @@ function publicPaths(): JsonObject {
         responses: { "200": jsonResponse("Ranked retrieval results.", "RagResponse"), ...commonErrors },
       },
     },
-    "/external/v1/assistants/{assistant}/sources": {
+    [publicPathTemplates.sources]: {
       get: {
         operationId: "sources",
         summary:
@@ -134,7 +136,7 @@ function publicPaths(): JsonObject {
         responses: { "200": jsonResponse("The assistant's sources.", "SourceList"), ...commonErrors },
       },
     },
-    "/chat/reference/pdf/{token}": {
+    [publicPathTemplates.pdfPage]: {
       get: {
         operationId: "pdfPage",
         summary: "A 3-page PDF slice around the cited page (scope `ask`).",
@@ -175,7 +177,7 @@ function publicPaths(): JsonObject {
         },
       },
     },
-    "/chat/reference/pdf/refresh": {
+    [publicPathTemplates.pdfRefresh]: {
       post: {
         operationId: "pdfRefresh",
         summary: "Renew an expired, authentic PDF token, once (scope `ask`).",
@@ -213,7 +215,7 @@ function behindAdminToken(paths: Record<string, Record<string, JsonObject>>): Js
 /** The sharing area (`/admin/v1`), behind the admin token. */
 function adminPaths(): JsonObject {
   return behindAdminToken({
-    "/admin/v1/assistants": {
+    [`${adminBasePath}/assistants`]: {
       get: {
         operationId: "listAssistants",
         summary: "The service's assistants.",
@@ -229,7 +231,7 @@ function adminPaths(): JsonObject {
         responses: { "201": jsonResponse("Created.", "Assistant"), "401": problem("Wrong admin token.") },
       },
     },
-    "/admin/v1/assistants/{assistant}": {
+    [`${adminBasePath}/assistants/{assistant}`]: {
       patch: {
         operationId: "renameAssistant",
         summary: "Rename an assistant.",
@@ -248,7 +250,7 @@ function adminPaths(): JsonObject {
         responses: { "204": { description: "Deleted." }, "404": problem("Unknown assistant.") },
       },
     },
-    "/admin/v1/assistants/{assistant}/documents": {
+    [`${adminBasePath}/assistants/{assistant}/documents`]: {
       get: {
         operationId: "listDocuments",
         summary: "An assistant's documents with their ingestion state; long-polls for changes.",
@@ -306,7 +308,7 @@ function adminPaths(): JsonObject {
         },
       },
     },
-    "/admin/v1/assistants/{assistant}/documents/{document}": {
+    [`${adminBasePath}/assistants/{assistant}/documents/{document}`]: {
       delete: {
         operationId: "deleteDocument",
         summary: "Delete a document; its passages are no longer found.",
@@ -317,7 +319,7 @@ function adminPaths(): JsonObject {
         responses: { "204": { description: "Deleted." }, "404": problem("Unknown document.") },
       },
     },
-    "/admin/v1/assistants/{assistant}/datasources": {
+    [`${adminBasePath}/assistants/{assistant}/datasources`]: {
       get: {
         operationId: "listDatasources",
         summary:
@@ -329,7 +331,7 @@ function adminPaths(): JsonObject {
         },
       },
     },
-    "/admin/v1/assistants/{assistant}/keys": {
+    [`${adminBasePath}/assistants/{assistant}/keys`]: {
       get: {
         operationId: "listKeys",
         summary: "An assistant's API keys (never their secrets).",
@@ -344,7 +346,7 @@ function adminPaths(): JsonObject {
         responses: { "201": jsonResponse("The key; the full secret is shown only here.", "KeyCreated") },
       },
     },
-    "/admin/v1/keys/{key}": {
+    [`${adminBasePath}/keys/{key}`]: {
       delete: {
         operationId: "revokeKey",
         summary: "Revoke an API key; its next request is refused.",
@@ -355,7 +357,7 @@ function adminPaths(): JsonObject {
         },
       },
     },
-    "/admin/v1/assistants/{assistant}/share": {
+    [`${adminBasePath}/assistants/{assistant}/share`]: {
       get: {
         operationId: "share",
         summary: "What a host app needs to reach the assistant: its id and the base URL.",
@@ -365,7 +367,7 @@ function adminPaths(): JsonObject {
         },
       },
     },
-    "/admin/v1/status": {
+    [`${adminBasePath}/status`]: {
       get: {
         operationId: "status",
         summary: "How the service finds passages: by meaning and words, or by words only, and why.",
@@ -375,7 +377,7 @@ function adminPaths(): JsonObject {
         },
       },
     },
-    "/admin/v1/limits": {
+    [`${adminBasePath}/limits`]: {
       get: {
         operationId: "limits",
         summary: "The service's limits, to check an upload before sending it.",

@@ -3,7 +3,13 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { HarnessAccount } from "../../components/harness/evidence-harness.tsx";
-import { type AnswerState, createAnswerState, mergeAnswer, type Reference } from "../../sdk/core/index.ts";
+import {
+  type AnswerState,
+  createAnswerState,
+  mergeAnswer,
+  publicPaths,
+  type Reference,
+} from "../../sdk/core/index.ts";
 import { evalPdfFolder, type PublicApiFixture } from "../../service/testing/public-api-fixture.ts";
 import { temporaryDirectory } from "../../service/testing/temporary-directory.ts";
 
@@ -27,8 +33,7 @@ export async function recordAnswer(
   question: string,
 ): Promise<RecordedAnswer> {
   const session = crypto.randomUUID();
-  const base = `${fixture.url}/external/v1/assistants/${fixture.assistant.id}`;
-  const response = await fetch(`${base}/sessions/${session}/ask`, {
+  const response = await fetch(`${fixture.url}${publicPaths.ask(fixture.assistant.id, session)}`, {
     method: "POST",
     headers: headers(key),
     body: JSON.stringify({ id_user: user, message: question }),
@@ -43,7 +48,7 @@ export async function recordAnswer(
   for (const reference of Object.values(answer.references)) {
     if (reference.kind !== "pdf_highlight") continue;
     const slice = await fetch(
-      `${fixture.url}/chat/reference/pdf/${reference.pdf.token}?page=${reference.page_index}`,
+      `${fixture.url}${publicPaths.pdfPage(reference.pdf.token, reference.page_index)}`,
       { headers: { ...headers(key), "X-External-User-Id": user } },
     );
     if (!slice.ok) throw new Error(`the slice of ${reference.id} answered ${slice.status}`);

@@ -3,6 +3,7 @@
  * validates every answer with sdk/core's schemas, and turns a failure into the SDK's typed error,
  * which keeps the problem details and the request id a person can quote.
  */
+import { adminBasePath } from "../../sdk/core/index.ts";
 import "server-only";
 import type { z } from "zod";
 import {
@@ -59,7 +60,7 @@ export function createConsoleAdminClient(
     );
     let response: Response;
     try {
-      response = await fetch(`${adminUrl}/admin/v1${path}`, {
+      response = await fetch(`${adminUrl}${adminBasePath}${path}`, {
         method: init.method ?? "GET",
         headers: { Authorization: `Bearer ${adminToken}`, ...init.headers },
         cache: "no-store",

@@ -1,7 +1,7 @@
 /** A spawned service with its admin client and an API key, and the public requests the benchmark times. */
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
-import { ragResponseSchema } from "../../sdk/core/index.ts";
+import { publicPaths, ragResponseSchema } from "../../sdk/core/index.ts";
 import { type AdminClient, createAdminClient } from "../../service/cli/admin-client.ts";
 import { ingestFiles } from "../../service/cli/ingest-command.ts";
 import { type SpawnedService, spawnService } from "../../service/testing/spawn-service.ts";
@@ -78,7 +78,7 @@ export async function ingest(
 
 /** Passage ids of the top `maxResults`, best first. */
 export async function rag(bench: BenchService, query: string, maxResults = 5, url = bench.service.url) {
-  const response = await fetch(`${url}/external/v1/assistants/${bench.assistantId}/rag`, {
+  const response = await fetch(`${url}${publicPaths.rag(bench.assistantId)}`, {
     method: "POST",
     headers: bench.headers,
     body: JSON.stringify({ query: query.slice(0, 500), max_results: maxResults }),
@@ -94,7 +94,7 @@ export async function ask(
 ): Promise<{ firstLineMs: number; doneMs: number }> {
   const started = performance.now();
   const response = await fetch(
-    `${bench.service.url}/external/v1/assistants/${bench.assistantId}/sessions/${crypto.randomUUID()}/ask`,
+    `${bench.service.url}${publicPaths.ask(bench.assistantId, crypto.randomUUID())}`,
     { method: "POST", headers: bench.headers, body: JSON.stringify({ id_user: "bench", message: question }) },
   );
   if (response.status !== 200 || !response.body) throw new Error(`ask answered ${response.status}`);

@@ -1,7 +1,9 @@
 /** PDF slice latency over HTTP (`/chat/reference/pdf/:token`), beside one `qpdf` process per slice. */
+
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { publicPaths } from "../../sdk/core/index.ts";
 import { createPdfTokens } from "../../service/pdf/pdf-token.ts";
 import { temporaryDirectory } from "../../service/testing/temporary-directory.ts";
 import { type BenchService, sharedSecrets } from "./bench-service.ts";
@@ -30,16 +32,13 @@ export async function sliceTimes(
       session: crypto.randomUUID(),
     });
     const started = performance.now();
-    const response = await fetch(
-      `${bench.service.url}/chat/reference/pdf/${encodeURIComponent(token)}?page=${page}`,
-      {
-        headers: {
-          Authorization: bench.headers.Authorization!,
-          "X-App-Code": "selfserve",
-          "X-External-User-Id": "bench",
-        },
+    const response = await fetch(`${bench.service.url}${publicPaths.pdfPage(token, page)}`, {
+      headers: {
+        Authorization: bench.headers.Authorization!,
+        "X-App-Code": "selfserve",
+        "X-External-User-Id": "bench",
       },
-    );
+    });
     if (response.status !== 200) throw new Error(`slice answered ${response.status}`);
     await response.arrayBuffer();
     times.push(performance.now() - started);

@@ -77,6 +77,7 @@ export {
   segmentAnswer,
   type TextSegment,
 } from "./segment-answer.ts";
+export { adminBasePath, publicPaths, publicPathTemplates, routePattern } from "./service-paths.ts";
 export { isStorableText, unstorableTextErrors, unstorableTextMessage } from "./storable-text.ts";
 export { rowSentence } from "./table-rows.ts";
 export { SDK_VERSION } from "./version.ts";

@@ -7,6 +7,7 @@ import {
   type PdfToken,
   pdfRefreshResponseSchema,
   pdfSliceHeaders,
+  publicPaths,
   type RagRequest,
   type RagResponse,
   ragResponseSchema,
@@ -109,7 +110,6 @@ const sliceHeaderSchema = z
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   assertServerRuntime("createServiceClient");
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
-  const assistant = encodeURIComponent(options.assistantId);
   const send = createServiceTransport(options);
 
   const client: ServiceClient = {
@@ -118,7 +118,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     async ask(session, body, callOptions) {
       const open = await send(
         {
-          url: `${baseUrl}/external/v1/assistants/${assistant}/sessions/${encodeURIComponent(session)}/ask`,
+          url: `${baseUrl}${publicPaths.ask(options.assistantId, session)}`,
           method: "POST",
           json: body,
           headers: { Accept: "application/x-ndjson" },
@@ -142,7 +142,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 
     async rag(body, callOptions) {
       const open = await send(
-        { url: `${baseUrl}/external/v1/assistants/${assistant}/rag`, method: "POST", json: body },
+        { url: `${baseUrl}${publicPaths.rag(options.assistantId)}`, method: "POST", json: body },
         callOptions,
       );
       return open.read((response) => readJson(response, ragResponseSchema, open.requestId));
@@ -150,7 +150,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 
     async sources(callOptions) {
       const open = await send(
-        { url: `${baseUrl}/external/v1/assistants/${assistant}/sources`, method: "GET" },
+        { url: `${baseUrl}${publicPaths.sources(options.assistantId)}`, method: "GET" },
         callOptions,
       );
       return open.read((response) => readJson(response, sourceListSchema, open.requestId));
@@ -159,7 +159,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     async pdf(token, page, externalUserId, callOptions) {
       const open = await send(
         {
-          url: `${baseUrl}/chat/reference/pdf/${encodeURIComponent(token)}?page=${page}`,
+          url: `${baseUrl}${publicPaths.pdfPage(token, page)}`,
           method: "GET",
           headers: { Accept: "application/pdf", "X-External-User-Id": externalUserId },
         },
@@ -184,7 +184,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 
     async refresh(body, callOptions) {
       const open = await send(
-        { url: `${baseUrl}/chat/reference/pdf/refresh`, method: "POST", json: body },
+        { url: `${baseUrl}${publicPaths.pdfRefresh}`, method: "POST", json: body },
         callOptions,
       );
       return open.read((response) => readJson(response, pdfRefreshResponseSchema, open.requestId));

@@ -11,6 +11,7 @@ import {
   type AskStreamLine,
   askStreamLineSchema,
   type DocumentRecord,
+  publicPaths,
   ragResponseSchema,
   reduceAnswerText,
 } from "../../sdk/core/index.ts";
@@ -26,7 +27,7 @@ import {
   type ModelServerStandIn,
   startModelServerStandIn,
 } from "../testing/model-server-stand-in.ts";
-import { callPublic, publicPaths } from "../testing/public-api-client.ts";
+import { callPublic } from "../testing/public-api-client.ts";
 import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
 import { temporaryDirectory } from "../testing/temporary-directory.ts";
 

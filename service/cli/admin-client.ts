@@ -4,6 +4,7 @@ import { basename } from "node:path";
 import type { z } from "zod";
 import {
   type Assistant,
+  adminBasePath,
   assistantListSchema,
   assistantSchema,
   type DatasourceRecord,
@@ -75,7 +76,7 @@ export function createAdminClient(connection: AdminConnection) {
   ): Promise<Response> {
     let response: Response;
     try {
-      response = await (connection.fetch ?? fetch)(`${connection.url}/admin/v1${path}`, {
+      response = await (connection.fetch ?? fetch)(`${connection.url}${adminBasePath}${path}`, {
         method,
         headers: {
           Authorization: `Bearer ${connection.adminToken}`,

@@ -1,14 +1,16 @@
 /** The sharing area against the service's app in this process: assistants, documents, keys, share, and uploads that cannot be read. */
+
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile, rm, utimes } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DocumentRecord } from "../../sdk/core/index.ts";
+import { publicPaths } from "../../sdk/core/index.ts";
 import { type AdminClient, createAdminClient } from "../cli/admin-client.ts";
 import { evalPdfPath, makeScannedPdf, qpdf, scratchFolder } from "../ingest/pdf/test-fixtures.ts";
 import { type InProcessService, openInProcessService } from "../testing/in-process-service.ts";
-import { callPublic, publicPaths } from "../testing/public-api-client.ts";
+import { callPublic } from "../testing/public-api-client.ts";
 import { rag, testAdminToken, uploadFiles, waitForDocuments } from "../testing/sharing-area.ts";
 
 /** Every fixture below stays under this; a whole eval PDF is over it. */

@@ -1,6 +1,7 @@
 /** The sharing area (`/admin/v1`): assistants, documents and their ingestion state, keys, share settings. */
 import { open } from "node:fs/promises";
 import {
+  adminBasePath,
   assistantCreateSchema,
   assistantRenameSchema,
   type DocumentRecord,
@@ -64,7 +65,7 @@ async function fileHead(path: string): Promise<Uint8Array> {
 
 export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependencies): void {
   const { store } = dependencies;
-  const admin = app.basePath("/admin/v1");
+  const admin = app.basePath(adminBasePath);
   admin.use("*", requireAdminToken(dependencies.adminToken));
 
   const assistantOr404 = async (id: string) => {

@@ -3,14 +3,14 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type AskStreamLine, askStreamLineSchema } from "../../sdk/core/index.ts";
+import { type AskStreamLine, askStreamLineSchema, publicPaths } from "../../sdk/core/index.ts";
 import {
   type OpenAiStandIn,
   promptText,
   type StandInRequest,
   startOpenAiStandIn,
 } from "../testing/openai-stand-in.ts";
-import { callPublic, publicPaths } from "../testing/public-api-client.ts";
+import { callPublic } from "../testing/public-api-client.ts";
 import {
   evalPdfFolder,
   extractPdfPages,

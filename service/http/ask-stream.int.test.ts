@@ -8,13 +8,14 @@ import {
   type AskStreamLine,
   askStreamLineSchema,
   type Claim,
+  publicPaths,
   type Reference,
   readAnswers,
   reduceAnswerText,
   resolveMarker,
   segmentAnswer,
 } from "../../sdk/core/index.ts";
-import { expectProblem, publicPaths } from "../testing/public-api-client.ts";
+import { expectProblem } from "../testing/public-api-client.ts";
 import {
   evalPdfFolder,
   fixtureStartTimeout,

@@ -1,12 +1,14 @@
 /** Hostile input against a real service process: text the database cannot store, malformed multipart bodies, non-ASCII file names. */
+
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { publicPaths } from "../../sdk/core/index.ts";
 import { type AdminClient, createAdminClient } from "../cli/admin-client.ts";
-import { callPublic, expectProblem, publicPaths } from "../testing/public-api-client.ts";
+import { callPublic, expectProblem } from "../testing/public-api-client.ts";
 import { testAdminToken, uploadFiles } from "../testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
 

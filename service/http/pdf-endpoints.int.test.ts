@@ -8,9 +8,10 @@ import {
   type PdfHighlightReference,
   pdfRefreshResponseSchema,
   pdfSliceHeaders,
+  publicPaths,
   reduceAnswerText,
 } from "../../sdk/core/index.ts";
-import { expectProblem, type PublicCall, publicPaths } from "../testing/public-api-client.ts";
+import { expectProblem, type PublicCall } from "../testing/public-api-client.ts";
 import {
   evalPdfFolder,
   extractPdfPages,

@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type PdfHighlightReference,
   pdfRefreshResponseSchema,
+  publicPaths,
   reduceAnswerText,
 } from "../../sdk/core/index.ts";
-import { expectProblem, type PublicCall, publicPaths } from "../testing/public-api-client.ts";
+import { expectProblem, type PublicCall } from "../testing/public-api-client.ts";
 import {
   evalPdfFolder,
   extractPdfPages,

@@ -3,8 +3,8 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ragResponseSchema, type Scope, sourceListSchema } from "../../sdk/core/index.ts";
-import { expectProblem, type PublicCall, publicPaths } from "../testing/public-api-client.ts";
+import { publicPaths, ragResponseSchema, type Scope, sourceListSchema } from "../../sdk/core/index.ts";
+import { expectProblem, type PublicCall } from "../testing/public-api-client.ts";
 import {
   evalPdfFolder,
   extractPdfPages,

@@ -8,8 +8,10 @@ import {
   pdfPageQuerySchema,
   pdfRefreshRequestSchema,
   pdfSliceHeaders,
+  publicPathTemplates,
   ragRequestSchema,
   readJsonBody,
+  routePattern,
 } from "../../sdk/core/index.ts";
 import { answerQuestion } from "../answer/answer-question.ts";
 import type { AnswerEngine } from "../answer/engine.ts";
@@ -54,10 +56,10 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
   const askGuard = requireApiKey("ask", store.keys, dependencies.limiter);
   const ragGuard = requireApiKey("rag", store.keys, dependencies.limiter);
 
-  app.post("/external/v1/assistants/:assistant/sessions/:session/ask", askGuard, async (context) => {
+  app.post(routePattern(publicPathTemplates.ask), askGuard, async (context) => {
     const assistantId = context.req.param("assistant")!;
     assertOwnAssistant(context.get("apiKey"), assistantId);
-    const session = externalSessionSchema.safeParse(context.req.param("session"));
+    const session = externalSessionSchema.safeParse(context.req.param("external_session"));
     if (!session.success) {
       throw new HttpProblem(422, "invalid_input", "external_session must be a UUID.", {
         errors: [{ path: "external_session", message: "must be a UUID" }],
@@ -91,7 +93,7 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
   });
 
   // What a chat can tell a person before the first question: the documents it answers from.
-  app.get("/external/v1/assistants/:assistant/sources", askGuard, async (context) => {
+  app.get(routePattern(publicPathTemplates.sources), askGuard, async (context) => {
     const assistantId = context.req.param("assistant")!;
     assertOwnAssistant(context.get("apiKey"), assistantId);
     const ready = (await store.documents.list(assistantId)).filter((document) => document.status === "ready");
@@ -105,7 +107,7 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
     return context.json({ sources, total: ready.length });
   });
 
-  app.post("/external/v1/assistants/:assistant/rag", ragGuard, async (context) => {
+  app.post(routePattern(publicPathTemplates.rag), ragGuard, async (context) => {
     const assistantId = context.req.param("assistant")!;
     assertOwnAssistant(context.get("apiKey"), assistantId);
     const input = parseInput(ragRequestSchema, await readJsonBody(context.req.raw, { maxBytes: bodyLimit }));
@@ -143,7 +145,7 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
     return context.json({ results });
   });
 
-  app.get("/chat/reference/pdf/:token", askGuard, async (context) => {
+  app.get(routePattern(publicPathTemplates.pdfPage), askGuard, async (context) => {
     const verified = tokens.verify(context.req.param("token")!);
     if (!verified.valid) throw new HttpProblem(401, "invalid_token", "The PDF token is not valid.");
     const { payload } = verified;
@@ -152,7 +154,7 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
       throw new HttpProblem(
         401,
         "token_expired",
-        "The PDF token has expired; renew it once with /chat/reference/pdf/refresh.",
+        `The PDF token has expired; renew it once with ${publicPathTemplates.pdfRefresh}.`,
       );
     }
     if (context.req.header("X-External-User-Id") !== payload.user) {
@@ -190,7 +192,7 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
     });
   });
 
-  app.post("/chat/reference/pdf/refresh", askGuard, async (context) => {
+  app.post(publicPathTemplates.pdfRefresh, askGuard, async (context) => {
     const input = parseInput(
       pdfRefreshRequestSchema,
       await readJsonBody(context.req.raw, { maxBytes: bodyLimit }),

@@ -8,10 +8,15 @@ import { randomUUID } from "node:crypto";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { type AskStreamLine, askStreamLineSchema, type DocumentRecord } from "../../sdk/core/index.ts";
+import {
+  type AskStreamLine,
+  askStreamLineSchema,
+  type DocumentRecord,
+  publicPaths,
+} from "../../sdk/core/index.ts";
 import { createAdminClient } from "../cli/admin-client.ts";
 import { openStore } from "../store/store.ts";
-import { callPublic, publicPaths } from "../testing/public-api-client.ts";
+import { callPublic } from "../testing/public-api-client.ts";
 import { testAdminToken, uploadFiles, waitForDocuments } from "../testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
 import { type EvalPdf, evalPdfPath } from "./pdf/test-fixtures.ts";

@@ -4,6 +4,7 @@
  * rejects, tampered tokens and hostile uploads. Whatever is sent: never a 5xx, never a hang, never a
  * stack trace, every refusal problem details with its X-Request-ID, and the service keeps answering.
  */
+
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
@@ -13,10 +14,10 @@ import { PGlite } from "@electric-sql/pglite";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Scope } from "../../sdk/core/index.ts";
+import { publicPaths } from "../../sdk/core/index.ts";
 import { createServiceHandler, type ServiceHandler } from "../../sdk/server/create-service-handler.ts";
 import { createSqlServiceStore } from "../../sdk/server/sql-service-store.ts";
 import { inMemoryPgliteOptions } from "../testing/pglite-template.ts";
-import { publicPaths } from "../testing/public-api-client.ts";
 import {
   evalPdfFolder,
   extractPdfPages,

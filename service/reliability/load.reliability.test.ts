@@ -7,8 +7,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reduceAnswerText } from "../../sdk/core/index.ts";
-import { publicPaths } from "../testing/public-api-client.ts";
+import { publicPaths, reduceAnswerText } from "../../sdk/core/index.ts";
 import {
   evalPdfFolder,
   extractPdfPages,

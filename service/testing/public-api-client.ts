@@ -2,15 +2,6 @@
 import { expect } from "vitest";
 import { type ErrorCode, type ProblemDetails, problemDetailsSchema } from "../../sdk/core/index.ts";
 
-export const publicPaths = {
-  ask: (assistant: string, session: string) => `/external/v1/assistants/${assistant}/sessions/${session}/ask`,
-  rag: (assistant: string) => `/external/v1/assistants/${assistant}/rag`,
-  sources: (assistant: string) => `/external/v1/assistants/${assistant}/sources`,
-  pdfPage: (token: string, page: number | string) =>
-    `/chat/reference/pdf/${token}?page=${encodeURIComponent(page)}`,
-  pdfRefresh: "/chat/reference/pdf/refresh",
-};
-
 export interface PublicCall {
   method?: "GET" | "POST";
   path: string;

@@ -3,12 +3,13 @@ import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
 import {
   pdfRefreshResponseSchema,
+  publicPaths,
   ragResponseSchema,
   reduceAnswerText,
   type Scope,
   sourceListSchema,
 } from "../../sdk/core/index.ts";
-import { type PublicCall, publicPaths } from "./public-api-client.ts";
+import type { PublicCall } from "./public-api-client.ts";
 import { mintedReference, type PublicApiFixture, testSession, testUser } from "./public-api-fixture.ts";
 
 export interface PublicEndpoint {

@@ -1,5 +1,7 @@
 /** Helpers for cross-process tests of the sharing area: raw uploads, waiting for ingestion, rag calls. */
+
 import type { DocumentRecord, RetrievalResult } from "../../sdk/core/index.ts";
+import { adminBasePath, publicPaths } from "../../sdk/core/index.ts";
 import type { AdminClient, DocumentListing } from "../cli/admin-client.ts";
 
 /** Passed to spawned services as CKA_ADMIN_TOKEN, so tests need not read the data folder. */
@@ -21,7 +23,7 @@ export function uploadFiles(
   for (const file of files) form.append("files", new Blob([new Uint8Array(file.bytes)]), file.name);
   if (options.datasource) form.append("datasource", options.datasource);
   const token = options.token === undefined ? testAdminToken : options.token;
-  return (options.send ?? fetch)(`${url}/admin/v1/assistants/${assistantId}/documents`, {
+  return (options.send ?? fetch)(`${url}${adminBasePath}/assistants/${assistantId}/documents`, {
     method: "POST",
     headers: token === null ? {} : { Authorization: `Bearer ${token}` },
     body: form,
@@ -60,7 +62,7 @@ export async function rag(
   body: { query: string; max_results?: number; datasource_ids?: string[] },
   send: typeof fetch = fetch,
 ): Promise<{ status: number; results: RetrievalResult[] }> {
-  const response = await send(`${url}/external/v1/assistants/${assistantId}/rag`, {
+  const response = await send(`${url}${publicPaths.rag(assistantId)}`, {
     method: "POST",
     headers: {
       Authorization: `Bearer ${key}`,

@@ -3,14 +3,19 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AnswerState, type AskStreamLine, reduceAnswerText } from "../../../sdk/core/index.ts";
+import {
+  type AnswerState,
+  type AskStreamLine,
+  publicPaths,
+  reduceAnswerText,
+} from "../../../sdk/core/index.ts";
 import {
   type OpenAiStandIn,
   promptText,
   type StandInRequest,
   startOpenAiStandIn,
 } from "../../testing/openai-stand-in.ts";
-import { callPublic, publicPaths } from "../../testing/public-api-client.ts";
+import { callPublic } from "../../testing/public-api-client.ts";
 import {
   evalPdfFolder,
   extractPdfPages,
