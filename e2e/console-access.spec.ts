@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { parseEnv } from "node:util";
 import type { Response } from "@playwright/test";
-import { createAdminClient } from "../service/cli/admin-client.ts";
+import { createAdminClient } from "../sdk/admin/index.ts";
 import { expect, test, uniqueUserName } from "./support/app-fixtures.ts";
 import { consoleStackOptions, operatorName } from "./support/console-stack.ts";
 import { screenshotsAtBothWidths } from "./support/screenshots.ts";
@@ -52,7 +52,7 @@ test("a signed-in user who is not an operator gets 404 from every console page a
   appStack,
   signInPage,
 }) => {
-  const admin = createAdminClient({ url: appStack.serviceUrl, adminToken: appStack.adminToken });
+  const admin = createAdminClient({ baseUrl: appStack.serviceUrl, adminToken: appStack.adminToken });
   const [key] = await admin.listKeys(appStack.assistantId);
   const document = appStack.documents[0]!;
   const fill = (path: string) =>

@@ -4,7 +4,7 @@
  * test conversations stay in the Try tab, out of the operator's own chat, and the browser never holds
  * the key or the admin token.
  */
-import { createAdminClient } from "../service/cli/admin-client.ts";
+import { createAdminClient } from "../sdk/admin/index.ts";
 import { ChatPage } from "./pages/chat-page.ts";
 import { allDatasources, SearchPage } from "./pages/search-page.ts";
 import { expect, test } from "./support/app-fixtures.ts";
@@ -56,7 +56,7 @@ test("an operator asks in the Try tab, the citation opens its PDF page, and the 
   await expect(chat.answers.first()).toContainText(delayedQueueQuestion.firstSentence);
 
   // The service made one key for it, with both scopes, ending within the hour; the browser got neither it nor the admin token.
-  const admin = createAdminClient({ url: appStack.serviceUrl, adminToken: appStack.adminToken });
+  const admin = createAdminClient({ baseUrl: appStack.serviceUrl, adminToken: appStack.adminToken });
   const trialKeys = (await admin.listKeys(appStack.assistantId)).filter(
     (key) => key.expires_at !== null && key.revoked_at === null,
   );

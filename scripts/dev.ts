@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { createAdminClient, resolveConnection } from "../service/cli/admin-client.ts";
+import { adminClientFor, resolveConnection } from "../service/cli/admin-client.ts";
 import { cacheFolderName } from "../service/embedding/minilm.ts";
 import { repositoryModelCache } from "../service/embedding/testing/test-model.ts";
 import { isStopping, startChild, stopAll, stopOnSignals } from "./dev/children.ts";
@@ -48,8 +48,8 @@ async function main(): Promise<void> {
   // The admin token is the one the service keeps in its data folder (or CKA_ADMIN_TOKEN), as for `cka`.
   const admin = resolveConnection({ url: serviceUrl });
   // A first start may download the model (~90 MB); its progress is shown here.
-  await reportSearchMode(createAdminClient(admin), say, { timeoutMs: 15 * 60_000 });
-  await prepareDemo(createAdminClient(admin), {
+  await reportSearchMode(adminClientFor(admin), say, { timeoutMs: 15 * 60_000 });
+  await prepareDemo(adminClientFor(admin), {
     envFile: ".env.local",
     appOrigin: appUrl,
     recordFile: ".data/demo.json",

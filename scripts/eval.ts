@@ -2,8 +2,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { createAdminClient } from "../sdk/admin/index.ts";
 import { type AnswerState, publicPaths, ragResponseSchema, reduceAnswerText } from "../sdk/core/index.ts";
-import { createAdminClient } from "../service/cli/admin-client.ts";
 import { ingestFiles } from "../service/cli/ingest-command.ts";
 import { testModelFolder } from "../service/embedding/testing/test-model.ts";
 import { requireSecrets } from "../service/secrets.ts";
@@ -108,7 +108,7 @@ async function evaluate(mode: Mode) {
   const service = await spawnService({ env, ...(values.data ? { dataDir: resolve(values.data) } : {}) });
   try {
     const admin = createAdminClient({
-      url: service.url,
+      baseUrl: service.url,
       adminToken: requireSecrets(service.dataDir).adminToken,
     });
     const kept = (await admin.listAssistants()).find((assistant) => assistant.name === "Dev QA");

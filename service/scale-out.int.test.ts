@@ -3,7 +3,8 @@ import { execFileSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AdminClient, createAdminClient } from "./cli/admin-client.ts";
+import { type AdminClient, createAdminClient } from "../sdk/admin/index.ts";
+import { watchListing } from "./cli/admin-client.ts";
 import { evalPdfPath } from "./ingest/pdf/test-fixtures.ts";
 import { postgresAvailable, startPostgres, type TestPostgres } from "./testing/postgres.ts";
 import { rag, testAdminToken, uploadFiles, waitForDocuments } from "./testing/sharing-area.ts";
@@ -64,7 +65,7 @@ describe.skipIf(!postgresAvailable)("two service processes on one PostgreSQL", (
     const dataDir = temporaryDirectory("cka-scale-");
     first = await spawnService({ dataDir, env });
     second = await spawnService({ dataDir, env });
-    admin = createAdminClient({ url: first.url, adminToken: testAdminToken });
+    admin = createAdminClient({ baseUrl: first.url, adminToken: testAdminToken });
   });
   afterAll(async () => {
     await Promise.all([first?.stop("SIGKILL"), second?.stop("SIGKILL")]);
@@ -73,9 +74,9 @@ describe.skipIf(!postgresAvailable)("two service processes on one PostgreSQL", (
 
   it("answers a held document listing on one process when a document is added through the other", async () => {
     const assistant = await admin.createAssistant("held");
-    const secondAdmin = createAdminClient({ url: second.url, adminToken: testAdminToken });
-    const empty = await secondAdmin.watchDocuments(assistant.id, { documents: [], etag: null }, 0);
-    const held = secondAdmin.watchDocuments(assistant.id, empty, 20);
+    const secondAdmin = createAdminClient({ baseUrl: second.url, adminToken: testAdminToken });
+    const empty = await watchListing(secondAdmin, assistant.id, { documents: [], etag: null }, 0);
+    const held = watchListing(secondAdmin, assistant.id, empty, 20);
     const answeredAt = held.then(() => performance.now());
     await sleep(300);
     await uploadFiles(first.url, assistant.id, [textFile("held.txt", "A held listing wakes up.")]);
@@ -239,7 +240,7 @@ describe.skipIf(!postgresAvailable)("two service processes on one PostgreSQL", (
     });
     await victim.stop("SIGKILL");
     const survivor = victim === first ? second : first;
-    const survivorAdmin = createAdminClient({ url: survivor.url, adminToken: testAdminToken });
+    const survivorAdmin = createAdminClient({ baseUrl: survivor.url, adminToken: testAdminToken });
     const [atKill] = await survivorAdmin.listDocuments(assistant.id);
     expect(atKill?.status, "the reading finished before the kill: nothing was tested").toBe("processing");
     const [finished] = await waitForDocuments(survivorAdmin, assistant.id, { timeoutMs: 90_000 }).catch(

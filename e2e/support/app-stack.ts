@@ -8,8 +8,9 @@ import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { sampleFiles } from "../../scripts/dev/demo-plan.ts";
+import { createAdminClient } from "../../sdk/admin/index.ts";
 import type { DocumentRecord } from "../../sdk/core/index.ts";
-import { createAdminClient } from "../../service/cli/admin-client.ts";
+import { uploadFile } from "../../service/cli/admin-client.ts";
 import { testModelFolder } from "../../service/embedding/testing/test-model.ts";
 import { seedPgliteDir } from "../../service/testing/pglite-template.ts";
 import { waitForDocuments } from "../../service/testing/sharing-area.ts";
@@ -72,10 +73,10 @@ async function freePort(): Promise<number> {
 }
 
 async function ingestSamples(serviceUrl: string, adminToken: string, semanticSearch: boolean) {
-  const admin = createAdminClient({ url: serviceUrl, adminToken });
+  const admin = createAdminClient({ baseUrl: serviceUrl, adminToken });
   const assistant = await admin.createAssistant("Cited e2e");
   for (const sample of sampleFiles) {
-    await admin.upload(assistant.id, resolve(repositoryRoot, sample.path), sample.datasource);
+    await uploadFile(admin, assistant.id, resolve(repositoryRoot, sample.path), sample.datasource);
   }
   // Ready, and found by meaning too: answers do not change while the model works through the samples.
   const documents = await waitForDocuments(admin, assistant.id, {

@@ -1,8 +1,8 @@
 /** A spawned service with its admin client and an API key, and the public requests the benchmark times. */
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
+import { type AdminClient, createAdminClient } from "../../sdk/admin/index.ts";
 import { publicPaths, ragResponseSchema } from "../../sdk/core/index.ts";
-import { type AdminClient, createAdminClient } from "../../service/cli/admin-client.ts";
 import { ingestFiles } from "../../service/cli/ingest-command.ts";
 import { type SpawnedService, spawnService } from "../../service/testing/spawn-service.ts";
 
@@ -39,7 +39,7 @@ export async function startService(
 
 /** Opens `assistantId` (or a new assistant) on a running service with a fresh ask+rag key. */
 export async function attach(service: SpawnedService, assistantId?: string): Promise<BenchService> {
-  const admin = createAdminClient({ url: service.url, adminToken: sharedSecrets.adminToken });
+  const admin = createAdminClient({ baseUrl: service.url, adminToken: sharedSecrets.adminToken });
   const id = assistantId ?? (await admin.createAssistant("Bench")).id;
   const key = await admin.createKey(id, ["ask", "rag"], "bench");
   return {

@@ -5,8 +5,9 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
+import type { AdminClient } from "../../sdk/admin/index.ts";
 import type { DocumentRecord } from "../../sdk/core/index.ts";
-import type { AdminClient, DocumentListing } from "../../service/cli/admin-client.ts";
+import { type DocumentListing, uploadFile, watchListing } from "../../service/cli/admin-client.ts";
 import { createProgressView } from "../../service/cli/progress-view.ts";
 import { matchSamples, type SampleFile } from "./demo-plan.ts";
 
@@ -46,7 +47,8 @@ export async function ingestSamples(
   const documents: DocumentRecord[] = [];
   for (const state of states) {
     const document =
-      state.document ?? (await client.upload(assistantId, state.sample.path, state.sample.datasource))[0];
+      state.document ??
+      (await uploadFile(client, assistantId, state.sample.path, state.sample.datasource))[0];
     if (!document) throw new Error(`The service returned no document for ${state.sample.path}.`);
     view.update(documents.length, document);
     documents.push(document);
@@ -59,7 +61,7 @@ export async function ingestSamples(
       options.log(`samples are still being read after ${options.timeoutMs / 1000} s; going on without them`);
       break;
     }
-    listing = await client.watchDocuments(assistantId, listing, watchSeconds);
+    listing = await watchListing(client, assistantId, listing, watchSeconds);
     const byId = new Map(listing.documents.map((document) => [document.id, document]));
     for (const [position, document] of documents.entries()) {
       const latest = byId.get(document.id) ?? {

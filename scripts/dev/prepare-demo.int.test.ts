@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { createAdminClient } from "../../service/cli/admin-client.ts";
+import { createAdminClient } from "../../sdk/admin/index.ts";
 import { rag, testAdminToken } from "../../service/testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../../service/testing/spawn-service.ts";
 import { temporaryDirectory } from "../../service/testing/temporary-directory.ts";
@@ -44,7 +44,7 @@ describe("the demo npm run dev prepares", () => {
         done();
       },
     });
-    const demo = await prepareDemo(createAdminClient({ url: service.url, adminToken: testAdminToken }), {
+    const demo = await prepareDemo(createAdminClient({ baseUrl: service.url, adminToken: testAdminToken }), {
       envFile,
       appOrigin: "http://localhost:3999",
       recordFile: join(folder, "demo.json"),

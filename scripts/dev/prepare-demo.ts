@@ -4,7 +4,8 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import type { AdminClient, AdminConnection } from "../../service/cli/admin-client.ts";
+import type { AdminClient } from "../../sdk/admin/index.ts";
+import type { AdminConnection } from "../../service/cli/admin-client.ts";
 import {
   chooseAssistant,
   demoAssistantName,

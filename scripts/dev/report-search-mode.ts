@@ -1,5 +1,5 @@
 /** Prints how the service will search once its embedding model is settled: fetched and loaded, or absent and why. */
-import type { AdminClient } from "../../service/cli/admin-client.ts";
+import type { AdminClient } from "../../sdk/admin/index.ts";
 
 export async function reportSearchMode(
   admin: Pick<AdminClient, "status">,

@@ -4,9 +4,10 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AdminClient, createAdminClient, resolveConnection } from "../../service/cli/admin-client.ts";
+import { adminClientFor, resolveConnection, uploadFile } from "../../service/cli/admin-client.ts";
 import { type SpawnedService, spawnService } from "../../service/testing/spawn-service.ts";
 import { temporaryDirectory } from "../../service/testing/temporary-directory.ts";
+import type { AdminClient } from "../admin/index.ts";
 import type { ServiceUpdate } from "../core/index.ts";
 import {
   type AnswerState,
@@ -45,9 +46,9 @@ beforeAll(async () => {
     pdf,
   ]);
   service = await spawnService({ env: { CKA_TOKEN_TTL_SECONDS: String(tokenTtlSeconds) } });
-  admin = createAdminClient(resolveConnection({ url: service.url, data: service.dataDir }));
+  admin = adminClientFor(resolveConnection({ url: service.url, data: service.dataDir }));
   assistantId = (await admin.createAssistant("gnuplot")).id;
-  await admin.upload(assistantId, pdf);
+  await uploadFile(admin, assistantId, pdf);
   apiKey = (await admin.createKey(assistantId, ["ask", "rag"])).key;
   await waitUntilReady(admin, assistantId);
   store = createMemoryServiceStore();

@@ -6,6 +6,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AdminClient, createAdminClient } from "../../sdk/admin/index.ts";
 import {
   type AnswerState,
   type AskStreamLine,
@@ -15,7 +16,7 @@ import {
   ragResponseSchema,
   reduceAnswerText,
 } from "../../sdk/core/index.ts";
-import { type AdminClient, createAdminClient } from "../cli/admin-client.ts";
+import { uploadFile } from "../cli/admin-client.ts";
 import {
   embeddingsReply,
   readEmbeddingsRequest,
@@ -102,14 +103,14 @@ async function serve(env: Record<string, string>, dataDir?: string): Promise<Ser
     env: { CKA_EMBEDDINGS: "auto", CKA_OCR: "off", CKA_ADMIN_TOKEN: adminToken, ...env },
     ...(dataDir ? { dataDir } : {}),
   });
-  const admin = createAdminClient({ url: service.url, adminToken });
+  const admin = createAdminClient({ baseUrl: service.url, adminToken });
   try {
     const [kept] = await admin.listAssistants();
     const assistantId = kept?.id ?? (await admin.createAssistant("remote models")).id;
     if (!kept) {
       const path = join(temporaryDirectory("cka-remote-"), "operations.md");
       writeFileSync(path, document);
-      await admin.upload(assistantId, path);
+      await uploadFile(admin, assistantId, path);
     }
     await waitFor("the document to be read and embedded", async () =>
       fullyEmbedded(await admin.listDocuments(assistantId)) ? true : null,

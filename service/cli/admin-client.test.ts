@@ -1,7 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAdminClient, type DocumentListing } from "./admin-client.ts";
+import { createAdminClient } from "../../sdk/admin/index.ts";
+import { type DocumentListing, watchListing } from "./admin-client.ts";
 
 describe("watching documents on a service that cannot long-poll", () => {
   let server: Server;
@@ -19,10 +20,10 @@ describe("watching documents on a service that cannot long-poll", () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it("falls back to polling instead of asking again and again", async () => {
-    const client = createAdminClient({ url, adminToken: "token" });
+    const client = createAdminClient({ baseUrl: url, adminToken: "token" });
     let listing: DocumentListing = { documents: [], etag: null };
     const started = performance.now();
-    while (performance.now() - started < 1000) listing = await client.watchDocuments("asst_1", listing, 2);
+    while (performance.now() - started < 1000) listing = await watchListing(client, "asst_1", listing, 2);
     expect(listing.etag).toBeNull();
     expect(requests).toBeLessThanOrEqual(6);
   });

@@ -4,10 +4,10 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAdminClient } from "../../sdk/admin/index.ts";
 import { evalPdfPath, qpdf, scratchFolder } from "../ingest/pdf/test-fixtures.ts";
 import { rag, testAdminToken } from "../testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
-import { createAdminClient } from "./admin-client.ts";
 
 const cli = path.resolve(import.meta.dirname, "../cli.ts");
 const maxUploadBytes = 1_000_000;
@@ -175,9 +175,10 @@ describe("cka, the command line of the sharing area", () => {
     );
     expect(lines.at(-1)).toMatch(/^2 ready, 0 failed; 10 pages in \d+\.\d s \(\d+ pages\/s\)$/);
 
-    const documents = await createAdminClient({ url: service.url, adminToken: testAdminToken }).listDocuments(
-      assistant,
-    );
+    const documents = await createAdminClient({
+      baseUrl: service.url,
+      adminToken: testAdminToken,
+    }).listDocuments(assistant);
     expect(documents.map((document) => [document.file_name, document.status]).sort()).toEqual([
       ["copyright.pdf", "ready"],
       ["vacation.pdf", "ready"],

@@ -1,8 +1,9 @@
 /** `cka ingest`: uploads files and folders, shows each file's progress, and sums up at the end. */
 import { readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { DocumentRecord } from "../../sdk/core/index.ts";
-import { type AdminClient, AdminRequestError, type DocumentListing } from "./admin-client.ts";
+import type { AdminClient } from "../../sdk/admin/index.ts";
+import { CitedApiError, type DocumentRecord } from "../../sdk/core/index.ts";
+import { type DocumentListing, uploadFile, watchListing } from "./admin-client.ts";
 import { createProgressView } from "./progress-view.ts";
 
 export interface IngestOutcome {
@@ -64,14 +65,15 @@ export async function ingestFiles(
       continue;
     }
     try {
-      const [document] = await client.upload(options.assistant, file, options.datasource);
+      const [document] = await uploadFile(client, options.assistant, file, options.datasource);
       if (!document) throw new Error("The service accepted the upload but returned no document.");
       documentOf.set(position, document.id);
       results.set(position, document);
       view.update(position, document);
     } catch (error) {
-      if (!(error instanceof AdminRequestError) || error.status === 401 || error.status === 404) throw error;
-      const failure = { status: "failed" as const, error: error.message };
+      // A refusal of this file (unreadable, too large) is its failure; any other ends the command.
+      if (!CitedApiError.isInstance(error) || error.status === 401 || error.status === 404) throw error;
+      const failure = { status: "failed" as const, error: error.problem?.detail ?? error.message };
       results.set(position, failure);
       view.update(position, failure);
     }
@@ -79,7 +81,7 @@ export async function ingestFiles(
 
   let listing: DocumentListing = { documents: [], etag: null };
   while ([...results.values()].some((result) => !finished(result as DocumentRecord))) {
-    listing = await client.watchDocuments(options.assistant, listing, watchSeconds);
+    listing = await watchListing(client, options.assistant, listing, watchSeconds);
     const byId = new Map(listing.documents.map((document) => [document.id, document]));
     for (const [position, id] of documentOf) {
       const document = byId.get(id);

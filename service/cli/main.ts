@@ -1,9 +1,9 @@
 /** `cka`'s commands: runs the service and drives its sharing area from the command line. */
 import { parseArgs } from "node:util";
-import { scopeSchema } from "../../sdk/core/index.ts";
+import { ApiConnectionError, CitedApiError, scopeSchema } from "../../sdk/core/index.ts";
 import { adminClientSettings } from "../config.ts";
 import { startServer } from "../server.ts";
-import { createAdminClient, resolveConnection } from "./admin-client.ts";
+import { adminClientFor, resolveConnection } from "./admin-client.ts";
 import { ingestFiles } from "./ingest-command.ts";
 
 const usage = `Usage: cka <command> [options]
@@ -72,7 +72,7 @@ async function adminCommand(command: string, argv: string[]): Promise<void> {
     options: connectionOptions,
     allowPositionals: true,
   });
-  const client = createAdminClient(resolveConnection(values));
+  const client = adminClientFor(resolveConnection(values));
   const [action, argument, secondArgument] = positionals;
   switch (`${command} ${command === "ingest" || command === "share" ? "" : (action ?? "")}`.trim()) {
     case "assistants create": {
@@ -158,7 +158,14 @@ async function main(argv: string[]): Promise<void> {
   process.exitCode = 2;
 }
 
+/** What `cka` says of a failure: the service's own words for a refusal, and what to check when it is not there. */
+function failureMessage(error: unknown): string {
+  if (ApiConnectionError.isInstance(error)) return `${error.message}; is \`cka serve\` running?`;
+  if (CitedApiError.isInstance(error)) return error.problem?.detail ?? error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
 main(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`cka: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`cka: ${failureMessage(error)}\n`);
   process.exitCode = 1;
 });

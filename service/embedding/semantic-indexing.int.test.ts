@@ -7,8 +7,9 @@ import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { type AdminClient, createAdminClient } from "../../sdk/admin/index.ts";
 import { type DocumentRecord, publicPaths, reduceAnswerText } from "../../sdk/core/index.ts";
-import { type AdminClient, createAdminClient, type DocumentListing } from "../cli/admin-client.ts";
+import { type DocumentListing, watchListing } from "../cli/admin-client.ts";
 import { decodeVectors } from "../index/vector-codec.ts";
 import { openPglite } from "../store/sql-client.ts";
 import { createStore } from "../store/store.ts";
@@ -52,7 +53,7 @@ async function watchUntil(
   const deadline = Date.now() + timeoutMs;
   let listing: DocumentListing = { documents: [], etag: null };
   for (;;) {
-    listing = await client.watchDocuments(assistantId, listing, 1);
+    listing = await watchListing(client, assistantId, listing, 1);
     const [document] = listing.documents;
     if (document && history.at(-1) !== document) history.push(document);
     if (document && done(document)) return document;
@@ -71,7 +72,7 @@ async function upload(service: SpawnedService, assistantId: string, name: string
 describe("semantic indexing", () => {
   it("makes a document searchable by words at once, then by meaning as its passages are embedded", async () => {
     const service = await start({ env: semanticEnv() });
-    const client = createAdminClient({ url: service.url, adminToken: testAdminToken });
+    const client = createAdminClient({ baseUrl: service.url, adminToken: testAdminToken });
     const assistant = await client.createAssistant("by meaning");
     const key = (await client.createKey(assistant.id, ["rag"])).key;
     await upload(service, assistant.id, "uploads.pdf", new Uint8Array(await readFile(samplePdf)));
@@ -97,7 +98,7 @@ describe("semantic indexing", () => {
 
   it("resumes embedding after a SIGKILL mid-way, keeping what was committed, one vector row per passage", async () => {
     const first = await start({ env: semanticEnv() });
-    const client = createAdminClient({ url: first.url, adminToken: testAdminToken });
+    const client = createAdminClient({ baseUrl: first.url, adminToken: testAdminToken });
     const assistant = await client.createAssistant("crash");
     // ~120 passages: eight batches, several seconds of embedding.
     await upload(first, assistant.id, "manual.pdf", makeManualPdf(40));
@@ -114,7 +115,7 @@ describe("semantic indexing", () => {
     const embeddedAtKill = atKill.passages_embedded!;
 
     const second = await start({ dataDir: first.dataDir, env: semanticEnv() });
-    const secondClient = createAdminClient({ url: second.url, adminToken: testAdminToken });
+    const secondClient = createAdminClient({ baseUrl: second.url, adminToken: testAdminToken });
     // Nothing committed was lost, and the rest followed.
     const [resumed] = await secondClient.listDocuments(assistant.id);
     expect(resumed?.passages_embedded).toBeGreaterThanOrEqual(embeddedAtKill);
@@ -161,7 +162,7 @@ describe("semantic indexing", () => {
 
   it("says it answers by words only, and why, when embeddings are off; asks are still answered", async () => {
     const service = await start({ env: { CKA_ADMIN_TOKEN: testAdminToken, CKA_EMBEDDINGS: "off" } });
-    const client = createAdminClient({ url: service.url, adminToken: testAdminToken });
+    const client = createAdminClient({ baseUrl: service.url, adminToken: testAdminToken });
     const status = await client.status();
     expect(status.search).toBe("lexical");
     expect(status.embedding_model).toBeUndefined();

@@ -5,9 +5,9 @@ import { existsSync } from "node:fs";
 import { readFile, rm, utimes } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type AdminClient, createAdminClient } from "../../sdk/admin/index.ts";
 import type { DocumentRecord } from "../../sdk/core/index.ts";
 import { publicPaths } from "../../sdk/core/index.ts";
-import { type AdminClient, createAdminClient } from "../cli/admin-client.ts";
 import { evalPdfPath, makeScannedPdf, qpdf, scratchFolder } from "../ingest/pdf/test-fixtures.ts";
 import { type InProcessService, openInProcessService } from "../testing/in-process-service.ts";
 import { callPublic } from "../testing/public-api-client.ts";
@@ -79,7 +79,7 @@ describe("the sharing area (admin API) of a running service", () => {
       }),
       makeFixtures(scratch.folder),
     ]);
-    client = createAdminClient({ url: service.url, adminToken: testAdminToken, fetch: send });
+    client = createAdminClient({ baseUrl: service.url, adminToken: testAdminToken, fetch: send });
   });
   afterAll(async () => {
     await service?.close();

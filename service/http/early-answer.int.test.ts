@@ -6,7 +6,7 @@ import { Agent, request as httpRequest, type IncomingHttpHeaders } from "node:ht
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAdminClient } from "../cli/admin-client.ts";
+import { createAdminClient } from "../../sdk/admin/index.ts";
 import { testAdminToken } from "../testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
 
@@ -20,7 +20,7 @@ beforeAll(async () => {
     env: { CKA_ADMIN_TOKEN: testAdminToken, CKA_OCR: "off", CKA_MAX_UPLOAD_BYTES: String(maxUploadBytes) },
   });
   assistantId = (
-    await createAdminClient({ url: service.url, adminToken: testAdminToken }).createAssistant("Early")
+    await createAdminClient({ baseUrl: service.url, adminToken: testAdminToken }).createAssistant("Early")
   ).id;
 });
 afterAll(async () => {
@@ -173,7 +173,9 @@ describe("cka ingest of a folder holding an over-limit file", () => {
       await writeFile(join(folder, "b-huge.md"), Buffer.alloc(2_000_000, "b"));
       await writeFile(join(folder, "c-notes.md"), "# Gamma\n\nThe gamma notes.\n");
       const assistant = (
-        await createAdminClient({ url: service.url, adminToken: testAdminToken }).createAssistant("Folder")
+        await createAdminClient({ baseUrl: service.url, adminToken: testAdminToken }).createAssistant(
+          "Folder",
+        )
       ).id;
       const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
         execFile(

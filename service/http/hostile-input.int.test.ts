@@ -6,8 +6,9 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AdminClient, createAdminClient } from "../../sdk/admin/index.ts";
 import { publicPaths } from "../../sdk/core/index.ts";
-import { type AdminClient, createAdminClient } from "../cli/admin-client.ts";
+import { uploadFile } from "../cli/admin-client.ts";
 import { callPublic, expectProblem } from "../testing/public-api-client.ts";
 import { testAdminToken, uploadFiles } from "../testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
@@ -19,7 +20,7 @@ let key: string;
 
 beforeAll(async () => {
   service = await spawnService({ env: { CKA_ADMIN_TOKEN: testAdminToken, CKA_OCR: "off" } });
-  client = createAdminClient({ url: service.url, adminToken: testAdminToken });
+  client = createAdminClient({ baseUrl: service.url, adminToken: testAdminToken });
   assistantId = (await client.createAssistant("Hostile input")).id;
   key = (await client.createKey(assistantId, ["ask", "rag"])).key;
 });
@@ -163,7 +164,7 @@ describe("non-ASCII file names", () => {
     const folder = await mkdtemp(join(tmpdir(), "cka-names-"));
     try {
       await writeFile(join(folder, name), text);
-      const [document] = await client.upload(assistant, join(folder, name));
+      const [document] = await uploadFile(client, assistant, join(folder, name));
       expect(document?.file_name).toBe(name);
     } finally {
       await rm(folder, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 /** Deleting an assistant while one of its documents is being read: the index snapshot it leaves is dropped quietly. */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AdminClient, createAdminClient } from "../cli/admin-client.ts";
+import { type AdminClient, createAdminClient } from "../../sdk/admin/index.ts";
+import { uploadFile } from "../cli/admin-client.ts";
 import { evalPdfFolder } from "../testing/public-api-fixture.ts";
 import { testAdminToken, waitForDocuments } from "../testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
@@ -10,7 +11,7 @@ let service: SpawnedService;
 let admin: AdminClient;
 beforeAll(async () => {
   service = await spawnService({ env: { CKA_ADMIN_TOKEN: testAdminToken, CKA_OCR: "off", CKA_LOG: "info" } });
-  admin = createAdminClient({ url: service.url, adminToken: testAdminToken });
+  admin = createAdminClient({ baseUrl: service.url, adminToken: testAdminToken });
 });
 afterAll(async () => {
   await service?.stop();
@@ -26,7 +27,7 @@ const logLines = () =>
 describe("deleting an assistant while a document is ingesting", () => {
   it("logs no error: the snapshot of the deleted assistant is dropped", async () => {
     const assistant = await admin.createAssistant("deleted while reading");
-    await admin.upload(assistant.id, path.join(evalPdfFolder, "gnuplot.pdf"));
+    await uploadFile(admin, assistant.id, path.join(evalPdfFolder, "gnuplot.pdf"));
     await waitForDocuments(admin, assistant.id, {
       done: (documents) => documents.some((document) => document.status === "processing"),
     });

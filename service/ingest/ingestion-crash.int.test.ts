@@ -1,8 +1,8 @@
 /** Ingestion killed mid-way (SIGKILL): a restart finishes every document exactly once, fully indexed, without re-reading. */
 import { readFile, rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AdminClient, createAdminClient } from "../../sdk/admin/index.ts";
 import type { DocumentRecord } from "../../sdk/core/index.ts";
-import { type AdminClient, createAdminClient } from "../cli/admin-client.ts";
 import { rag, settled, testAdminToken, uploadFiles, waitForDocuments } from "../testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
 import { type EvalPdf, evalPdfPath } from "./pdf/test-fixtures.ts";
@@ -41,7 +41,7 @@ async function loadFiles() {
 async function cleanIngestion(files: Awaited<ReturnType<typeof loadFiles>>): Promise<Map<string, number>> {
   const service = await spawnService({ env: { CKA_ADMIN_TOKEN: testAdminToken, CKA_INGEST_WORKERS: "1" } });
   try {
-    const client = createAdminClient({ url: service.url, adminToken: testAdminToken });
+    const client = createAdminClient({ baseUrl: service.url, adminToken: testAdminToken });
     const assistant = await client.createAssistant("clean");
     expect((await uploadFiles(service.url, assistant.id, files)).status).toBe(202);
     const documents = await waitForDocuments(client, assistant.id, { timeoutMs: 120_000 });
@@ -63,7 +63,7 @@ describe("ingestion cut off by SIGKILL", () => {
     files = await loadFiles();
     first = await spawnService({ env: serviceEnv });
     services.push(first);
-    client = createAdminClient({ url: first.url, adminToken: testAdminToken });
+    client = createAdminClient({ baseUrl: first.url, adminToken: testAdminToken });
   });
   afterAll(async () => {
     await Promise.all(services.map((service) => service.stop("SIGKILL")));
@@ -103,7 +103,7 @@ describe("ingestion cut off by SIGKILL", () => {
 
     const second = await spawnService({ dataDir: first.dataDir, env: serviceEnv });
     services.push(second);
-    const secondClient = createAdminClient({ url: second.url, adminToken: testAdminToken });
+    const secondClient = createAdminClient({ baseUrl: second.url, adminToken: testAdminToken });
     const after = await waitForDocuments(secondClient, assistant.id, { timeoutMs: 120_000 });
 
     // Nothing duplicated, nothing lost; every document read in full, exactly as a clean ingestion reads it.
@@ -159,7 +159,7 @@ describe("ingestion cut off by SIGKILL", () => {
       passages: after.reduce((sum, document) => sum + (document.passages ?? 0), 0),
     });
     expect(logLines(third).map((line) => line.message)).not.toContain("resuming interrupted ingestion");
-    const thirdClient = createAdminClient({ url: third.url, adminToken: testAdminToken });
+    const thirdClient = createAdminClient({ baseUrl: third.url, adminToken: testAdminToken });
     expect(await thirdClient.listDocuments(assistant.id)).toEqual(after);
   }, 240_000);
 });

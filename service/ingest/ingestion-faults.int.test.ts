@@ -8,13 +8,13 @@ import { randomUUID } from "node:crypto";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
+import { createAdminClient } from "../../sdk/admin/index.ts";
 import {
   type AskStreamLine,
   askStreamLineSchema,
   type DocumentRecord,
   publicPaths,
 } from "../../sdk/core/index.ts";
-import { createAdminClient } from "../cli/admin-client.ts";
 import { openStore } from "../store/store.ts";
 import { callPublic } from "../testing/public-api-client.ts";
 import { testAdminToken, uploadFiles, waitForDocuments } from "../testing/sharing-area.ts";
@@ -104,7 +104,7 @@ it("survives SIGKILLs during ingestion and during an answer: every document read
   );
   let service = await start();
   const dataDir = service.dataDir;
-  let client = createAdminClient({ url: service.url, adminToken: testAdminToken });
+  let client = createAdminClient({ baseUrl: service.url, adminToken: testAdminToken });
 
   // Before any fault: the same files read cleanly (in an assistant of their own), to compare passage counts
   // with; and a session with two answered turns.
@@ -140,7 +140,7 @@ it("survives SIGKILLs during ingestion and during an answer: every document read
     await service.stop("SIGKILL");
     if (!allReady(atKill)) faults += 1;
     service = await start(dataDir);
-    client = createAdminClient({ url: service.url, adminToken: testAdminToken });
+    client = createAdminClient({ baseUrl: service.url, adminToken: testAdminToken });
     // The same files uploaded again after a crash are the same documents, not new ones.
     if (moment.name === "after a document was committed") {
       const again = await uploaded(

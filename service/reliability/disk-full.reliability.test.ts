@@ -8,7 +8,8 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type AdminClient, createAdminClient } from "../cli/admin-client.ts";
+import { type AdminClient, createAdminClient } from "../../sdk/admin/index.ts";
+import { uploadFile } from "../cli/admin-client.ts";
 import { requireSecrets } from "../secrets.ts";
 import { evalPdfFolder, extractPdfPages } from "../testing/public-api-fixture.ts";
 import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
@@ -48,10 +49,10 @@ describe.skipIf(!mounted)("a full disk during an upload (tmpfs; needs root to mo
     const env = { CKA_OCR: "off", CKA_LOG: "info" };
     service = await spawnService({ dataDir, env });
     const { adminToken } = requireSecrets(dataDir);
-    let admin = createAdminClient({ url: service.url, adminToken });
+    let admin = createAdminClient({ baseUrl: service.url, adminToken });
     const assistant = await admin.createAssistant("disk full");
     const gnuplot = join(evalPdfFolder, "gnuplot.pdf");
-    const [stored] = await admin.upload(assistant.id, extractPdfPages(gnuplot, "30-34", "stored.pdf"));
+    const [stored] = await uploadFile(admin, assistant.id, extractPdfPages(gnuplot, "30-34", "stored.pdf"));
     await waitReady(admin, assistant.id, stored!.id);
 
     const form = new FormData();
@@ -70,13 +71,13 @@ describe.skipIf(!mounted)("a full disk during an upload (tmpfs; needs root to mo
     expect(readdirSync(join(blobsDir, "tmp")), "a partial file was left behind").toEqual([]);
     expect((await admin.listDocuments(assistant.id)).map((document) => document.id)).toEqual([stored!.id]);
 
-    const [after] = await admin.upload(assistant.id, extractPdfPages(gnuplot, "40-42", "after.pdf"));
+    const [after] = await uploadFile(admin, assistant.id, extractPdfPages(gnuplot, "40-42", "after.pdf"));
     await waitReady(admin, assistant.id, after!.id);
 
     await service.stop("SIGKILL");
     count(tally.faults, "SIGKILL after a full disk");
     service = await spawnService({ dataDir, env });
-    admin = createAdminClient({ url: service.url, adminToken });
+    admin = createAdminClient({ baseUrl: service.url, adminToken });
     const documents = await admin.listDocuments(assistant.id);
     expect(documents.map((document) => [document.id, document.status]).sort()).toEqual(
       [

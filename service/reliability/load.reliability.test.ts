@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publicPaths, reduceAnswerText } from "../../sdk/core/index.ts";
+import { uploadFile } from "../cli/admin-client.ts";
 import {
   evalPdfFolder,
   extractPdfPages,
@@ -128,7 +129,7 @@ describe("load while ingesting", () => {
       fullRun ? "1-200" : "1-40",
       "ingesting.pdf",
     );
-    const uploaded = await fixture.admin.upload(fixture.assistant.id, ingesting);
+    const uploaded = await uploadFile(fixture.admin, fixture.assistant.id, ingesting);
     count(tally.faults, "ingestion running during load");
     const table: string[] = [];
     for (const concurrency of budget.loadConcurrency) {

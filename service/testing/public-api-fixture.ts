@@ -2,8 +2,9 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
+import { type AdminClient, createAdminClient } from "../../sdk/admin/index.ts";
 import type { Assistant, DocumentRecord, KeyCreated, Scope } from "../../sdk/core/index.ts";
-import { type AdminClient, createAdminClient } from "../cli/admin-client.ts";
+import { uploadFile } from "../cli/admin-client.ts";
 import { createPdfTokens, type PdfTokenClaims } from "../pdf/pdf-token.ts";
 import { openInProcessService } from "./in-process-service.ts";
 import { callPublic, type PublicCall } from "./public-api-client.ts";
@@ -119,11 +120,11 @@ export async function startPublicApiFixture(options: {
     ...options.env,
   };
   const service = await (options.process === "spawned" ? spawned(env) : inProcess(env));
-  let admin = createAdminClient({ url: service.url, adminToken, fetch: service.fetch });
+  let admin = createAdminClient({ baseUrl: service.url, adminToken, fetch: service.fetch });
   try {
     const assistant = await admin.createAssistant("public API test");
     const otherAssistant = await admin.createAssistant("another tenant");
-    for (const file of options.files) await admin.upload(assistant.id, file.path, file.datasource);
+    for (const file of options.files) await uploadFile(admin, assistant.id, file.path, file.datasource);
     const documents = await waitUntilReady(admin, assistant.id);
     return {
       get url() {
@@ -161,7 +162,7 @@ export async function startPublicApiFixture(options: {
       },
       async restart() {
         await service.restart();
-        admin = createAdminClient({ url: service.url, adminToken, fetch: service.fetch });
+        admin = createAdminClient({ baseUrl: service.url, adminToken, fetch: service.fetch });
       },
       stop: () => service.stop(),
     };

@@ -1,8 +1,9 @@
 /** Helpers for cross-process tests of the sharing area: raw uploads, waiting for ingestion, rag calls. */
 
+import type { AdminClient } from "../../sdk/admin/index.ts";
 import type { DocumentRecord, RetrievalResult } from "../../sdk/core/index.ts";
 import { adminBasePath, publicPaths } from "../../sdk/core/index.ts";
-import type { AdminClient, DocumentListing } from "../cli/admin-client.ts";
+import { type DocumentListing, watchListing } from "../cli/admin-client.ts";
 
 /** Passed to spawned services as CKA_ADMIN_TOKEN, so tests need not read the data folder. */
 export const testAdminToken = "test-admin-token-0123456789abcdef";
@@ -43,7 +44,7 @@ export async function waitForDocuments(
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   let listing: DocumentListing = { documents: [], etag: null };
   for (;;) {
-    listing = await client.watchDocuments(assistantId, listing, 1);
+    listing = await watchListing(client, assistantId, listing, 1);
     if (done(listing.documents)) return listing.documents;
     if (Date.now() > deadline) {
       const states = listing.documents

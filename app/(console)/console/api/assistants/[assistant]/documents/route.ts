@@ -33,6 +33,9 @@ export const POST = consoleRoute(assistantParams, async (request, { params, admi
       "Upload files as multipart/form-data in the field `files`.",
     );
   }
-  const documents = await admin.uploadDocuments(params.assistant, request.body, contentType, request.signal);
+  const documents = await admin.uploadDocuments(params.assistant, request.body, {
+    contentType,
+    signal: request.signal,
+  });
   return Response.json({ documents }, { status: 202 });
 });

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { ApiConnectionError, CitedApiError } from "@/sdk/core/index.ts";
-import { createConsoleAdminClient } from "./admin-client.ts";
+import { ApiConnectionError, CitedApiError } from "../core/index.ts";
+import { createAdminClient } from "./admin-client.ts";
 
 const documentJson = {
   id: "doc_AAAAAAAAAAAA",
@@ -31,7 +31,7 @@ async function listen(
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-describe("the console's admin client", () => {
+describe("the admin client", () => {
   it("passes an upload on as it arrives: the service reads the first bytes before the rest exist", async () => {
     let firstChunkArrived: () => void = () => {};
     const firstChunk = new Promise<void>((resolve) => {
@@ -57,13 +57,11 @@ describe("the console's admin client", () => {
         controller.close();
       },
     });
-    const client = createConsoleAdminClient(url, "admin-token-0123456789");
-    const documents = await client.uploadDocuments(
-      "asst_AAAAAAAAAAAA",
-      stream,
-      "multipart/form-data; boundary=x",
-      AbortSignal.timeout(10_000),
-    );
+    const client = createAdminClient({ baseUrl: url, adminToken: "admin-token-0123456789" });
+    const documents = await client.uploadDocuments("asst_AAAAAAAAAAAA", stream, {
+      contentType: "multipart/form-data; boundary=x",
+      signal: AbortSignal.timeout(10_000),
+    });
     expect(documents.map((document) => document.id)).toEqual(["doc_AAAAAAAAAAAA"]);
   });
 
@@ -79,7 +77,7 @@ describe("the console's admin client", () => {
         request_id: "req_service_1",
       },
     ]);
-    const client = createConsoleAdminClient(url, "admin-token-0123456789");
+    const client = createAdminClient({ baseUrl: url, adminToken: "admin-token-0123456789" });
     const failure = await client.limits().catch((error: unknown) => error);
     expect(CitedApiError.isInstance(failure)).toBe(true);
     if (!CitedApiError.isInstance(failure)) return;
@@ -90,7 +88,7 @@ describe("the console's admin client", () => {
 
   it("gives up on a service that does not answer, and holds a long-poll only for its wait and a margin", async () => {
     const url = await listen(() => new Promise<[number, unknown]>(() => {}));
-    const client = createConsoleAdminClient(url, "admin-token-0123456789", { timeoutMs: 300 });
+    const client = createAdminClient({ baseUrl: url, adminToken: "admin-token-0123456789", timeoutMs: 300 });
     const started = performance.now();
     const failure = await client.limits().catch((error: unknown) => error);
     expect(ApiConnectionError.isInstance(failure)).toBe(true);
