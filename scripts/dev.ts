@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { adminClientFor, resolveConnection } from "../service/cli/admin-client.ts";
 import { cacheFolderName } from "../service/embedding/minilm.ts";
-import { repositoryModelCache } from "../service/embedding/testing/test-model.ts";
+import { repositoryModelCache } from "../service/embedding/testing/model.ts";
 import { isStopping, startChild, stopAll, stopOnSignals } from "./dev/children.ts";
 import { sampleFiles } from "./dev/demo-plan.ts";
 import { prepareDemo } from "./dev/prepare-demo.ts";

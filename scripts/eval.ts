@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { createAdminClient } from "../sdk/admin/index.ts";
 import { type AnswerState, publicPaths, ragResponseSchema, reduceAnswerText } from "../sdk/core/index.ts";
 import { ingestFiles } from "../service/cli/ingest-command.ts";
-import { testModelFolder } from "../service/embedding/testing/test-model.ts";
+import { testModelFolder } from "../service/embedding/testing/model.ts";
 import { requireSecrets } from "../service/secrets.ts";
 import { spawnService } from "../service/testing/spawn-service.ts";
 import {

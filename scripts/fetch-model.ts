@@ -5,7 +5,7 @@
  */
 import { locateModel } from "../service/embedding/model-source.ts";
 import { pipCommand } from "../service/embedding/pip-command.ts";
-import { repositoryModelCache } from "../service/embedding/testing/test-model.ts";
+import { repositoryModelCache } from "../service/embedding/testing/model.ts";
 
 const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AdminClient, createAdminClient } from "../sdk/admin/index.ts";
 import { watchListing } from "./cli/admin-client.ts";
-import { evalPdfPath } from "./ingest/pdf/test-fixtures.ts";
+import { evalPdfPath } from "./ingest/pdf/testing/pdf-fixtures.ts";
 import { postgresAvailable, startPostgres, type TestPostgres } from "./testing/postgres.ts";
 import { rag, testAdminToken, uploadFiles, waitForDocuments } from "./testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "./testing/spawn-service.ts";

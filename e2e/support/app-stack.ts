@@ -11,7 +11,7 @@ import { sampleFiles } from "../../scripts/dev/demo-plan.ts";
 import { createAdminClient } from "../../sdk/admin/index.ts";
 import type { DocumentRecord } from "../../sdk/core/index.ts";
 import { uploadFile } from "../../service/cli/admin-client.ts";
-import { testModelFolder } from "../../service/embedding/testing/test-model.ts";
+import { testModelFolder } from "../../service/embedding/testing/model.ts";
 import { seedPgliteDir } from "../../service/testing/pglite-template.ts";
 import { waitForDocuments } from "../../service/testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../../service/testing/spawn-service.ts";

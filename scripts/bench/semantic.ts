@@ -5,7 +5,7 @@
  */
 import { loadEmbeddedModel } from "../../service/embedding/embedded-model.ts";
 import { minilm } from "../../service/embedding/minilm.ts";
-import { testModelFolder } from "../../service/embedding/testing/test-model.ts";
+import { testModelFolder } from "../../service/embedding/testing/model.ts";
 import { createDenseIndex } from "../../service/index/dense-index.ts";
 import { createOnnxScan } from "../../service/index/int8-scan.ts";
 import { quantize } from "../../service/index/vector-codec.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmbeddedModel, loadEmbeddedModel } from "../embedding/embedded-model.ts";
-import { testModelFolder } from "../embedding/testing/test-model.ts";
+import { testModelFolder } from "../embedding/testing/model.ts";
 import { analyze } from "../index/analyzer.ts";
 import { type Bm25Index, createBm25Index } from "../index/bm25-index.ts";
 import { createDenseIndex, type DenseIndex } from "../index/dense-index.ts";

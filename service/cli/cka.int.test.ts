@@ -5,7 +5,7 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAdminClient } from "../../sdk/admin/index.ts";
-import { evalPdfPath, qpdf, scratchFolder } from "../ingest/pdf/test-fixtures.ts";
+import { evalPdfPath, qpdf, scratchFolder } from "../ingest/pdf/testing/pdf-fixtures.ts";
 import { rag, testAdminToken } from "../testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EmbeddedModel, loadEmbeddedModel } from "./embedded-model.ts";
-import { testModelFolder } from "./testing/test-model.ts";
+import { testModelFolder } from "./testing/model.ts";
 
 interface ReferenceRow {
   text: string;

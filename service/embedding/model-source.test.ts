@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { temporaryDirectory } from "../testing/temporary-directory.ts";
 import { cacheFolderName, minilm } from "./minilm.ts";
 import { locateModel, type ModelProgress } from "./model-source.ts";
-import { testModelFolder } from "./testing/test-model.ts";
+import { testModelFolder } from "./testing/model.ts";
 
 let server: Server | null = null;
 afterEach(async () => {

@@ -17,7 +17,7 @@ import { makeManualPdf } from "../testing/manual-pdf.ts";
 import { callPublic } from "../testing/public-api-client.ts";
 import { rag, testAdminToken, uploadFiles } from "../testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
-import { testModelFolder } from "./testing/test-model.ts";
+import { testModelFolder } from "./testing/model.ts";
 
 const samplePdf = join(import.meta.dirname, "..", "..", "samples", "debian-uploads-and-bugs.pdf");
 /** None of its words is in the sample PDF; its "Delayed uploads" section answers it. */

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type AdminClient, createAdminClient } from "../../sdk/admin/index.ts";
 import type { DocumentRecord } from "../../sdk/core/index.ts";
 import { publicPaths } from "../../sdk/core/index.ts";
-import { evalPdfPath, makeScannedPdf, qpdf, scratchFolder } from "../ingest/pdf/test-fixtures.ts";
+import { evalPdfPath, makeScannedPdf, qpdf, scratchFolder } from "../ingest/pdf/testing/pdf-fixtures.ts";
 import { type InProcessService, openInProcessService } from "../testing/in-process-service.ts";
 import { callPublic } from "../testing/public-api-client.ts";
 import { rag, testAdminToken, uploadFiles, waitForDocuments } from "../testing/sharing-area.ts";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { analyze, analyzeQuery, analyzerVersion } from "./analyzer.ts";
 import { type Bm25Parameters, createBm25Index, IndexSnapshotError, loadBm25Index } from "./bm25-index.ts";
 import { defaultBm25Parameters } from "./bm25-parameters.ts";
-import { generateCorpus } from "./test-corpus.ts";
+import { generateCorpus } from "./testing/synthetic-corpus.ts";
 import type { IndexedPassage, SearchHit, SearchOptions } from "./types.ts";
 
 /** Textbook BM25F over Maps and doubles, scoring and sorting every passage: the oracle. */

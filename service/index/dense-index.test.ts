@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createDenseIndex } from "./dense-index.ts";
-import { createRandom } from "./test-corpus.ts";
+import { createRandom } from "./testing/synthetic-corpus.ts";
 import { dot, quantize } from "./vector-codec.ts";
 
 const dimensions = 64;

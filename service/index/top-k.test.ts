@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRandom } from "./test-corpus.ts";
+import { createRandom } from "./testing/synthetic-corpus.ts";
 import { drainTopK, kthBestScore } from "./top-k.ts";
 
 describe("drainTopK", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRandom } from "../index/test-corpus.ts";
+import { createRandom } from "./testing/synthetic-corpus.ts";
 import { decodeVectors, dot, encodeVectors, meanVector, quantize } from "./vector-codec.ts";
 
 const dimensions = 384;

@@ -5,7 +5,7 @@ import { type AdminClient, createAdminClient } from "../../sdk/admin/index.ts";
 import type { DocumentRecord } from "../../sdk/core/index.ts";
 import { rag, settled, testAdminToken, uploadFiles, waitForDocuments } from "../testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
-import { type EvalPdf, evalPdfPath } from "./pdf/test-fixtures.ts";
+import { type EvalPdf, evalPdfPath } from "./pdf/testing/pdf-fixtures.ts";
 
 /** Each eval PDF with a query only it answers well. */
 const pdfs: Array<{ name: EvalPdf; query: string }> = [

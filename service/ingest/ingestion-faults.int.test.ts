@@ -19,7 +19,7 @@ import { openStore } from "../store/store.ts";
 import { callPublic } from "../testing/public-api-client.ts";
 import { testAdminToken, uploadFiles, waitForDocuments } from "../testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
-import { type EvalPdf, evalPdfPath } from "./pdf/test-fixtures.ts";
+import { type EvalPdf, evalPdfPath } from "./pdf/testing/pdf-fixtures.ts";
 
 const names: EvalPdf[] = ["debian-reference.en.pdf", "developers-reference.pdf", "gnuplot.pdf"];
 const serviceEnv = { CKA_ADMIN_TOKEN: testAdminToken };

@@ -1,6 +1,6 @@
 /** A long made-up manual as a PDF, for tests that need a document taking seconds (not minutes) to index. */
-import { createRandom } from "../index/test-corpus.ts";
-import { makeTextPdf, type PlacedText } from "../ingest/pdf/test-fixtures.ts";
+import { createRandom } from "../index/testing/synthetic-corpus.ts";
+import { makeTextPdf, type PlacedText } from "../ingest/pdf/testing/pdf-fixtures.ts";
 
 const openers = ["The", "Each", "Every", "A", "This", "That"];
 const adjectives = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { supportOf, verifyClaim } from "./claim-verifier.ts";
 import { buildPrompt } from "./prompt.ts";
-import { consoles, engineRequest, rootShell, testIdf } from "./test-passages.ts";
+import { consoles, engineRequest, rootShell, testIdf } from "./testing/passages.ts";
 
 const idf = testIdf();
 const passages = buildPrompt(engineRequest("How do I switch consoles?"), { maxPassages: 6 }).passages;

@@ -7,7 +7,7 @@ import { type OpenAiStandIn, type StandInReply, startOpenAiStandIn } from "../..
 import { createExtractiveEngine } from "../extractive-engine.ts";
 import { createFallbackEngine } from "./fallback-engine.ts";
 import { createLlmEngine } from "./llm-engine.ts";
-import { engineRequest } from "./test-passages.ts";
+import { engineRequest } from "./testing/passages.ts";
 
 let standIn: OpenAiStandIn;
 let warn: Mock<Logger["warn"]>;

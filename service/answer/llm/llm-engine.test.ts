@@ -5,7 +5,7 @@ import { collect } from "../../../sdk/core/fixtures/fixture-streams.ts";
 import { type OpenAiStandIn, startOpenAiStandIn } from "../../testing/openai-stand-in.ts";
 import { LlmError } from "./chat-stream.ts";
 import { createLlmEngine, type LlmEngineOptions } from "./llm-engine.ts";
-import { consoles, engineRequest, leaving, rootShell } from "./test-passages.ts";
+import { consoles, engineRequest, leaving, rootShell } from "./testing/passages.ts";
 
 const chvtSentence =
   "You can change to another virtual console, such as console 3, from the commandline with chvt 3";

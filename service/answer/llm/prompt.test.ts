@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildPrompt, noAnswerToken } from "./prompt.ts";
-import { consoles, engineRequest, leaving, rootShell } from "./test-passages.ts";
+import { consoles, engineRequest, leaving, rootShell } from "./testing/passages.ts";
 
 describe("the prompt the model reads", () => {
   it("numbers the passages and their sentences so a marker names a sentence span", () => {

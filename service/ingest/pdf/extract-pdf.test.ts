@@ -17,7 +17,7 @@ import {
   qpdf,
   readBytes,
   scratchFolder,
-} from "./test-fixtures.ts";
+} from "./testing/pdf-fixtures.ts";
 
 const documents: EvalPdf[] = ["debian-reference.en.pdf", "developers-reference.pdf", "gnuplot.pdf"];
 const extractions = new Map<EvalPdf, PdfExtraction>();

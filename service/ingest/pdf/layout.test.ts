@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PdfExtraction } from "../types.ts";
 import { extractPdf } from "./extract-pdf.ts";
-import { makeTextPdf, makeTwoColumnPdf, type PlacedText } from "./test-fixtures.ts";
+import { makeTextPdf, makeTwoColumnPdf, type PlacedText } from "./testing/pdf-fixtures.ts";
 
 const sentencesOf = (result: PdfExtraction): string[] =>
   result.blocks.flatMap((block) => block.sentences.map((sentence) => sentence.text));

@@ -15,7 +15,7 @@ import {
   qpdf,
   readBytes,
   scratchFolder,
-} from "./test-fixtures.ts";
+} from "./testing/pdf-fixtures.ts";
 
 /** OCR's sentences are found among the reference words, and their rectangles lie on them. */
 function expectSentencesOnWords(extraction: PdfExtraction, words: readonly BboxWord[]): void {

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildPassages } from "../build-passages.ts";
 import { createPdfExtractorPool } from "./pool.ts";
-import { type EvalPdf, evalPdfPath, readBytes } from "./test-fixtures.ts";
+import { type EvalPdf, evalPdfPath, readBytes } from "./testing/pdf-fixtures.ts";
 
 const expected: Record<EvalPdf, { extraction: string; passages: string }> = {
   "debian-reference.en.pdf": {

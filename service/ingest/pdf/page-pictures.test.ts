@@ -10,7 +10,7 @@ import {
   makeTextAndShapesPdf,
   qpdf,
   scratchFolder,
-} from "./test-fixtures.ts";
+} from "./testing/pdf-fixtures.ts";
 
 async function areaOf(bytes: Uint8Array, pageNumber = 1): Promise<ReturnType<typeof pictureArea>> {
   const { document, close } = await openPdf(bytes);

@@ -13,7 +13,7 @@ import {
   makeTwoColumnPdf,
   readBytes,
   scratchFolder,
-} from "./test-fixtures.ts";
+} from "./testing/pdf-fixtures.ts";
 
 const ocrInstalled = await isOcrAvailable();
 const everyPage = (count: number): number[] => Array.from({ length: count }, (_, index) => index);
@@ -21,7 +21,7 @@ const names: EvalPdf[] = ["debian-reference.en.pdf", "developers-reference.pdf",
 
 // Imported from a data: URL so the stand-in sees its settings in its own URL's query.
 const standIn = (settings: string): URL => {
-  const script = new URL(`./stand-in-worker.ts?${settings}`, import.meta.url);
+  const script = new URL(`./testing/stand-in-worker.ts?${settings}`, import.meta.url);
   return new URL(`data:text/javascript,${encodeURIComponent(`import ${JSON.stringify(script.href)};`)}`);
 };
 

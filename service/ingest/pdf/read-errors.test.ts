@@ -12,7 +12,7 @@ import {
   qpdf,
   readBytes,
   scratchFolder,
-} from "./test-fixtures.ts";
+} from "./testing/pdf-fixtures.ts";
 
 async function failure(bytes: Uint8Array, ocr = false): Promise<PdfReadError> {
   const error = await extractPdf(bytes, { ocr }).then(

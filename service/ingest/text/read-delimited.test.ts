@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { SourceReadError } from "../types.ts";
 import { readCsv, readTsv } from "./read-delimited.ts";
-import { bytesOf, fixture, sentencesOf } from "./test-support.ts";
+import { bytesOf, fixture, sentencesOf } from "./testing/text-fixtures.ts";
 
 const csv = (text: string) => readCsv("data.csv", bytesOf(text), {});
 

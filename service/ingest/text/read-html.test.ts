@@ -1,7 +1,7 @@
 /** Saved web pages: main content, headings, links, figures, tables and declared charsets. */
 import { describe, expect, it } from "vitest";
 import { readHtml } from "./read-html.ts";
-import { bytesOf, fixture, sentencesOf } from "./test-support.ts";
+import { bytesOf, fixture, sentencesOf } from "./testing/text-fixtures.ts";
 
 const page = (datasourceUrl: string | null = null) =>
   readHtml("proxies.html", fixture("saved-page.html"), { datasourceUrl });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { SourceReadError } from "../types.ts";
 import { readJson, readJsonLines } from "./read-json.ts";
-import { bytesOf, fixture, sentencesOf } from "./test-support.ts";
+import { bytesOf, fixture, sentencesOf } from "./testing/text-fixtures.ts";
 
 const catalogue = () => readJson("packages.json", fixture("packages.json"), {});
 

@@ -1,7 +1,7 @@
 /** Markdown documents: headings, plain sentences, lists, code, tables, images and links. */
 import { describe, expect, it } from "vitest";
 import { readMarkdown } from "./read-markdown.ts";
-import { bytesOf, fixture, sentencesOf } from "./test-support.ts";
+import { bytesOf, fixture, sentencesOf } from "./testing/text-fixtures.ts";
 
 const guide = () => readMarkdown("apt-guide.md", fixture("apt-guide.md"), {});
 const read = (text: string, datasourceUrl: string | null = null) =>

@@ -1,7 +1,7 @@
 /** Plain text files: simple headings, wrapped paragraphs, bullet lists and long paragraphs. */
 import { describe, expect, it } from "vitest";
 import { readPlainText } from "./read-plain-text.ts";
-import { bytesOf, fixture, sentencesOf } from "./test-support.ts";
+import { bytesOf, fixture, sentencesOf } from "./testing/text-fixtures.ts";
 
 const notes = () => readPlainText("release-notes.txt", fixture("release-notes.txt"), {});
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { SourceReadError } from "../types.ts";
 import { isTextSource, readTextSource, supportedTextExtensions } from "./read-text-source.ts";
-import { bytesOf, fixture, sentencesOf } from "./test-support.ts";
+import { bytesOf, fixture, sentencesOf } from "./testing/text-fixtures.ts";
 
 describe("readTextSource", () => {
   it("picks the reader by extension", () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { SourceReadError } from "../types.ts";
 import { readSrt, readWebVtt } from "./read-transcript.ts";
-import { bytesOf, fixture, sentencesOf } from "./test-support.ts";
+import { bytesOf, fixture, sentencesOf } from "./testing/text-fixtures.ts";
 
 const lecture = (datasourceUrl: string | null = null) =>
   readWebVtt("lecture.vtt", fixture("lecture.vtt"), { datasourceUrl });

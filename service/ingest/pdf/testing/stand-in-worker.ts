@@ -11,7 +11,12 @@
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parentPort, threadId } from "node:worker_threads";
-import { decodePages, encodeForTransfer, type WorkerMessage, type WorkerRequest } from "./worker-protocol.ts";
+import {
+  decodePages,
+  encodeForTransfer,
+  type WorkerMessage,
+  type WorkerRequest,
+} from "../worker-protocol.ts";
 
 const port = parentPort;
 if (port === null) throw new Error("stand-in-worker.ts must run in a worker thread.");

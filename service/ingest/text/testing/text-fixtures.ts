@@ -1,10 +1,10 @@
 /** Helpers for this folder's tests: fixture bytes, text as bytes, and the sentences of a block. */
 import { readFileSync } from "node:fs";
-import type { TextSourceBlock } from "../types.ts";
+import type { TextSourceBlock } from "../../types.ts";
 
 /** The bytes of `fixtures/<name>`. */
 export function fixture(name: string): Uint8Array {
-  return readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
+  return readFileSync(new URL(`../fixtures/${name}`, import.meta.url));
 }
 
 /** `text` encoded as UTF-8. */

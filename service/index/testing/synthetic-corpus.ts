@@ -1,5 +1,5 @@
 /** Deterministic synthetic passages (Zipf-like vocabulary) shared by the tests and the benchmark. */
-import type { IndexedPassage } from "./types.ts";
+import type { IndexedPassage } from "../types.ts";
 
 /** mulberry32: a tiny seeded PRNG, so every run sees the same corpus. */
 export function createRandom(seed: number): () => number {

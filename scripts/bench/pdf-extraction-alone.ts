@@ -1,18 +1,18 @@
 /**
  * Benchmark: extraction by the worker pool (and passage building) against the floor, pdfjs's own
  * `getTextContent` of every page in as many threads, interleaved so both see the same machine load.
- * Usage: node service/ingest/pdf/bench.ts [--rounds=N] [file.pdf …]
+ * Usage: node scripts/bench/pdf-extraction-alone.ts [--rounds=N] [file.pdf …]
  */
 import { readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { isMainThread, parentPort, Worker } from "node:worker_threads";
-import { buildPassages } from "../build-passages.ts";
-import { openPdf } from "./pdf-document.ts";
-import { createPdfExtractorPool, type PdfExtractorPool } from "./pool.ts";
+import { buildPassages } from "../../service/ingest/build-passages.ts";
+import { openPdf } from "../../service/ingest/pdf/pdf-document.ts";
+import { createPdfExtractorPool, type PdfExtractorPool } from "../../service/ingest/pdf/pool.ts";
 
 const defaultFiles = ["debian-reference.en.pdf", "developers-reference.pdf", "gnuplot.pdf"].map((name) =>
-  path.resolve(import.meta.dirname, "../../../../shared/eval/pdfs", name),
+  path.resolve(import.meta.dirname, "../../../shared/eval/pdfs", name),
 );
 
 interface FloorTask {

@@ -1,16 +1,16 @@
 /**
  * BM25 index benchmark on a synthetic corpus (Zipf-like vocabulary, fixed seed): build, memory, query
  * latency, filtered queries, snapshot size and load time.
- * Run: node --expose-gc service/index/bench.ts [--passages=100000] [--k1=0.9] [--b=0.4] [--english]
+ * Run: node --expose-gc scripts/bench/index-alone.ts [--passages=100000] [--k1=0.9] [--b=0.4] [--english]
  * (--english makes Lucene's stop words the most frequent words, as in real English text.)
  * Times are wall clock, with the process CPU time beside them: on a shared machine the CPU time is
  * what the same run would take unloaded.
  */
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { englishStopWords } from "./analyzer.ts";
-import { createBm25Index, loadBm25Index } from "./bm25-index.ts";
-import { generateCorpus } from "./test-corpus.ts";
+import { englishStopWords } from "../../service/index/analyzer.ts";
+import { createBm25Index, loadBm25Index } from "../../service/index/bm25-index.ts";
+import { generateCorpus } from "../../service/index/testing/synthetic-corpus.ts";
 
 const { values: flags } = parseArgs({
   options: {

@@ -1,10 +1,10 @@
 /** Passages from the Debian Reference (chapter 1) and engine requests over them, for the LLM engine's tests. */
-import type { DetailLevel, TechnicalityLevel } from "../../../sdk/core/index.ts";
-import type { PassageWithSource } from "../../domain.ts";
-import { analyze, analyzeQuery } from "../../index/analyzer.ts";
-import type { Turn } from "../../store/sessions.ts";
-import { expectedAnswer } from "../answer-type.ts";
-import type { EngineRequest, RankedPassage } from "../engine.ts";
+import type { DetailLevel, TechnicalityLevel } from "../../../../sdk/core/index.ts";
+import type { PassageWithSource } from "../../../domain.ts";
+import { analyze, analyzeQuery } from "../../../index/analyzer.ts";
+import type { Turn } from "../../../store/sessions.ts";
+import { expectedAnswer } from "../../answer-type.ts";
+import type { EngineRequest, RankedPassage } from "../../engine.ts";
 
 function passage(id: string, heading: string, sentences: string[]): PassageWithSource {
   let offset = 0;

@@ -5,14 +5,14 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { deflateSync } from "node:zlib";
-import type { PdfSpan } from "../../../sdk/core/index.ts";
+import type { PdfSpan } from "../../../../sdk/core/index.ts";
 
 const run = promisify(execFile);
 
 export type EvalPdf = "debian-reference.en.pdf" | "developers-reference.pdf" | "gnuplot.pdf";
 
 export function evalPdfPath(name: EvalPdf): string {
-  return path.resolve(import.meta.dirname, "../../../../shared/eval/pdfs", name);
+  return path.resolve(import.meta.dirname, "../../../../../shared/eval/pdfs", name);
 }
 
 export async function readBytes(file: string): Promise<Uint8Array> {
