@@ -3,11 +3,10 @@ import { HttpProblem } from "./http-problem.ts";
 
 const acceptableRequestId = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** A new request id: `req_` and 16 random base64url characters. */
+/** A new request id: `req_` and 24 random hex digits, one word to double-click and quote. */
 export function newRequestId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
-  const base64 = btoa(String.fromCharCode(...bytes));
-  return `req_${base64.replaceAll("+", "-").replaceAll("/", "_")}`;
+  return `req_${Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
 }
 
 /** The caller's `X-Request-ID` when it is a safe token, so its logs and ours share it; otherwise a new one. */
