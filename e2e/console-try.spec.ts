@@ -85,6 +85,12 @@ test("an operator asks in the Try tab, the citation opens its PDF page, and the 
   expect(keysNow.find((key) => key.id === trialKeys[0]?.id)?.revoked_at).not.toBeNull();
   expect(keysNow.filter((key) => key.revoked_at === null)).toHaveLength(1);
 
+  // Revoked again, the search replaces it as well: the next search finds, with no error.
+  await admin.revokeKey(keysNow.find((key) => key.revoked_at === null)?.id ?? "");
+  await page.goto(`${tryPath}/search?q=${encodeURIComponent("delayed upload")}`);
+  await expect(page.getByTestId("search-result").first()).toBeVisible();
+  await expect(page.getByTestId("error-banner")).toHaveCount(0);
+
   // The operator's own chat does not list it, nor open it.
   await page.goto("/chat");
   await expect(chat.questionInput).toBeVisible();

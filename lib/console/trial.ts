@@ -5,7 +5,6 @@
  * are kept under an id of their own in the app's embedded store, apart from every user's conversations.
  */
 import "server-only";
-import { CitedApiError } from "@/sdk/core/index.ts";
 import {
   type AuthenticatedUser,
   createServiceClient,
@@ -15,6 +14,7 @@ import {
   type ServiceStore,
 } from "@/sdk/server/index.ts";
 import { allowedOrigins, serverEnvironment } from "../env.ts";
+import { type SearchOutcome, searchPassages } from "../search.ts";
 import { appStore, lazyAppStore } from "../store.ts";
 import { consoleAdminClient } from "./admin-client.ts";
 import { consoleSettings, operatorIdKey } from "./env.ts";
@@ -112,32 +112,49 @@ async function trialUser(assistantId: string): Promise<AuthenticatedUser | null>
   return { id, externalUserId: id };
 }
 
+/**
+ * The global fetch, noting a key the service refuses (revoked in the Keys tab, or ended early by a clock ahead
+ * of ours): the key is forgotten, so the next request, of the chat or of the search, makes a new one.
+ */
+function noticingRefusal(assistantId: string, keyId: string, entry: HeldKey | undefined): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    if (response.status === 401) {
+      const problem = (await response
+        .clone()
+        .json()
+        .catch(() => null)) as { code?: unknown } | null;
+      if (problem?.code === "invalid_key") {
+        refusedKeys.add(keyId);
+        forgetKey(assistantId, entry);
+      }
+    }
+    return response;
+  };
+}
+
 async function trialTools(assistantId: string) {
   const settings = consoleSettings();
   if (settings === null) throw new Error("the Try tab was reached without a console");
   const key = await trialKey(assistantId);
   const existing = handlers.get(assistantId);
   if (existing?.keyId === key.id) return existing;
-  const entry = held.get(assistantId);
+  const service = {
+    baseUrl: settings.adminUrl,
+    assistantId,
+    apiKey: key.key,
+    fetch: noticingRefusal(assistantId, key.id, held.get(assistantId)),
+  };
   const made = {
     keyId: key.id,
-    client: createServiceClient({ baseUrl: settings.adminUrl, assistantId, apiKey: key.key }),
+    client: createServiceClient(service),
     handler: createServiceHandler({
-      baseUrl: settings.adminUrl,
-      assistantId,
-      apiKey: key.key,
+      ...service,
       allowedOrigin: allowedOrigins(serverEnvironment()),
       mountPath: trialMountPath(assistantId),
       store: lazyAppStore,
       authenticate: () => trialUser(assistantId),
-      onError(error, { requestId }) {
-        // Revoked in the Keys tab, or expired early by a clock ahead of ours: the next request makes a new one.
-        if (CitedApiError.isInstance(error) && error.status === 401) {
-          refusedKeys.add(key.id);
-          forgetKey(assistantId, entry);
-        }
-        console.error(`console try: ${requestId}`, error);
-      },
+      onError: (error, { requestId }) => console.error(`console try: ${requestId}`, error),
     }),
   };
   handlers.set(assistantId, made);
@@ -157,7 +174,20 @@ export async function handleTrialRequest(assistantId: string, request: Request):
   return (await trialTools(assistantId)).handler(again);
 }
 
-/** A service client of the assistant with a live trial key, for the Try tab's search page. */
+/** A service client of the assistant with a live trial key (for the list of its sources). */
 export async function trialClient(assistantId: string): Promise<ServiceClient> {
   return (await trialTools(assistantId)).client;
+}
+
+/** The Try tab's search: once more with a new key when the service refused the one held. */
+export async function trialSearch(
+  assistantId: string,
+  query: string,
+  datasource: string,
+  userId: string,
+): Promise<SearchOutcome> {
+  const tools = await trialTools(assistantId);
+  const outcome = await searchPassages(tools.client, query, datasource, userId);
+  if (outcome.kind !== "error" || !refusedKeys.has(tools.keyId)) return outcome;
+  return searchPassages((await trialTools(assistantId)).client, query, datasource, userId);
 }

@@ -4,8 +4,8 @@ import { SearchView } from "@/components/search/search-view";
 import { authScopeOf } from "@/lib/auth";
 import { consoleAdminClient } from "@/lib/console/admin-client";
 import { requireOperator } from "@/lib/console/operator";
-import { trialClient, trialUserId } from "@/lib/console/trial";
-import { searchParamsSchema, searchPassages } from "@/lib/search";
+import { trialSearch, trialUserId } from "@/lib/console/trial";
+import { searchParamsSchema } from "@/lib/search";
 import { assistantIdSchema } from "@/sdk/core/index.ts";
 
 export const metadata: Metadata = { title: "Try search · Console · Cited" };
@@ -28,12 +28,7 @@ export default async function TrySearchPage({
   const outcome =
     q === ""
       ? ({ kind: "none" } as const)
-      : await searchPassages(
-          await trialClient(assistant.data),
-          q,
-          chosen,
-          trialUserId(assistant.data, operator.id),
-        );
+      : await trialSearch(assistant.data, q, chosen, trialUserId(assistant.data, operator.id));
   return (
     <SearchView
       q={q}
