@@ -4,12 +4,11 @@
  */
 import type { z } from "zod";
 import {
-  ApiConnectionError,
   type Assistant,
-  apiErrorFrom,
   assistantSchema,
   type DocumentRecord,
   documentListSchema,
+  fetchChecked,
   type KeyCreated,
   keyCreatedSchema,
   type Scope,
@@ -17,18 +16,13 @@ import {
 
 export const consoleApiPath = "/console/api";
 
-async function send(path: string, init: RequestInit = {}): Promise<Response> {
-  let response: Response;
-  try {
-    response = await fetch(`${consoleApiPath}${path}`, { cache: "no-store", ...init });
-  } catch (error) {
-    if (init.signal?.aborted) throw error;
-    throw new ApiConnectionError("The app's server cannot be reached", { cause: error });
-  }
-  if (!response.ok && response.status !== 304) {
-    throw apiErrorFrom(response.status, await response.text(), response.headers);
-  }
-  return response;
+function send(path: string, init: RequestInit = {}): Promise<Response> {
+  return fetchChecked(
+    (url, request) => fetch(url, request),
+    `${consoleApiPath}${path}`,
+    { cache: "no-store", ...init },
+    { unreachable: "The app's server cannot be reached", callerSignal: init.signal },
+  );
 }
 
 async function call<Schema extends z.ZodType>(

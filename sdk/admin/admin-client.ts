@@ -5,16 +5,15 @@
  */
 import type { z } from "zod";
 import {
-  ApiConnectionError,
   type Assistant,
   adminBasePath,
-  apiErrorFrom,
   assistantListSchema,
   assistantSchema,
   type DatasourceRecord,
   type DocumentRecord,
   datasourceListSchema,
   documentListSchema,
+  fetchChecked,
   type KeyCreated,
   type KeyRecord,
   keyCreatedSchema,
@@ -73,25 +72,21 @@ export function createAdminClient(options: AdminClientOptions) {
     const signals = [init.signal, timeoutMs === null ? undefined : AbortSignal.timeout(timeoutMs)].filter(
       (signal) => signal !== undefined,
     );
-    let response: Response;
-    try {
-      response = await fetchService(`${baseUrl}${adminBasePath}${path}`, {
+    return fetchChecked(
+      fetchService,
+      `${baseUrl}${adminBasePath}${path}`,
+      {
         method: init.method ?? "GET",
         headers: { Authorization: `Bearer ${options.adminToken}`, ...init.headers },
         cache: "no-store",
         ...(init.body ? { body: init.body, duplex: "half" } : {}),
         ...(signals.length > 0 ? { signal: AbortSignal.any(signals) } : {}),
-      });
-    } catch (error) {
-      if (init.signal?.aborted) throw error;
-      throw new ApiConnectionError(`The service at ${baseUrl} cannot be reached or did not answer in time`, {
-        cause: error,
-      });
-    }
-    if (!response.ok && response.status !== 304) {
-      throw apiErrorFrom(response.status, await response.text(), response.headers);
-    }
-    return response;
+      },
+      {
+        unreachable: `The service at ${baseUrl} cannot be reached or did not answer in time`,
+        callerSignal: init.signal,
+      },
+    );
   }
 
   async function call<Schema extends z.ZodType>(

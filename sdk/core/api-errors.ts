@@ -159,3 +159,31 @@ function parseRetryAfter(value: string | null): number | null {
   const date = Date.parse(value);
   return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
+
+/**
+ * One call whose failures are typed: no answer at all is `ApiConnectionError` (`unreachable` says what
+ * could not be reached), an answer that is not ok the `CitedApiError` of its status, with its problem
+ * details and request id. A 304 is not a failure: the caller asked for it with `If-None-Match`. An abort by
+ * `callerSignal` is passed on as it is (a timeout folded into `init.signal` is not the caller's).
+ *
+ * @example
+ * const response = await fetchChecked(fetch, `${base}/admin/v1/limits`, {}, { unreachable: "No service" });
+ */
+export async function fetchChecked(
+  send: (input: string, init: RequestInit) => Promise<Response>,
+  url: string,
+  init: RequestInit,
+  failure: { unreachable: string; callerSignal?: AbortSignal | null | undefined },
+): Promise<Response> {
+  let response: Response;
+  try {
+    response = await send(url, init);
+  } catch (error) {
+    if (failure.callerSignal?.aborted) throw error;
+    throw new ApiConnectionError(failure.unreachable, { cause: error });
+  }
+  if (!response.ok && response.status !== 304) {
+    throw apiErrorFrom(response.status, await response.text(), response.headers);
+  }
+  return response;
+}

@@ -80,3 +80,12 @@ export class HttpProblem extends Error {
     });
   }
 }
+
+/** What a client sees for a failure nobody anticipated: no detail, no stack, the request id to quote. */
+export function internalProblem(): HttpProblem {
+  return new HttpProblem(
+    500,
+    "internal_error",
+    "Something went wrong on our side; quote the request id to support.",
+  );
+}

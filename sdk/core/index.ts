@@ -23,6 +23,7 @@ export {
   CitedApiError,
   type CitedApiErrorOptions,
   ConflictError,
+  fetchChecked,
   NotFoundError,
   PayloadTooLargeError,
   PermissionDeniedError,
@@ -33,7 +34,7 @@ export {
 export type { ByteStream } from "./byte-source.ts";
 export { titleFrom } from "./conversation-title.ts";
 export { CitedError } from "./errors.ts";
-export { type FieldError, HttpProblem, type HttpProblemOptions } from "./http-problem.ts";
+export { type FieldError, HttpProblem, type HttpProblemOptions, internalProblem } from "./http-problem.ts";
 export { assertStorableText, type JsonBodyOptions, parseInput, readJsonBody } from "./json-body.ts";
 export { limits } from "./limits.ts";
 export { type AnswerMarker, type CitationMarker, type ClaimMarker, parseMarker } from "./markers.ts";

@@ -8,6 +8,7 @@ import {
   hostAskRequestSchema,
   hostRagRequestSchema,
   idUserSchema,
+  internalProblem,
   newRequestId,
   parseInput,
   readJsonBody,
@@ -313,11 +314,7 @@ export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandl
       }
       // A browser that left before the answer started has nobody to read a problem; do not log it.
       if (!request.signal.aborted) onError(error, { requestId });
-      return new HttpProblem(
-        500,
-        "internal_error",
-        "Something went wrong on our side; quote the request id to support.",
-      ).toResponse(requestId);
+      return internalProblem().toResponse(requestId);
     }
   }
 

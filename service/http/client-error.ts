@@ -8,9 +8,8 @@ import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { RequestError } from "@hono/node-server";
 import type { ErrorCode } from "../../sdk/core/index.ts";
-import { HttpProblem, newRequestId } from "../../sdk/core/index.ts";
+import { HttpProblem, internalProblem, newRequestId } from "../../sdk/core/index.ts";
 import type { Logger } from "../logger.ts";
-import { internalProblem } from "./problem.ts";
 
 interface ParserError extends Error {
   code?: string;
