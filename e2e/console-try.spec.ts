@@ -4,7 +4,10 @@
  * test conversations stay in the Try tab, out of the operator's own chat, and the browser never holds
  * the key or the admin token.
  */
+import { resolve } from "node:path";
 import { createAdminClient } from "../sdk/admin/index.ts";
+import { uploadFile } from "../service/cli/admin-client.ts";
+import { waitForDocuments } from "../service/testing/sharing-area.ts";
 import { ChatPage } from "./pages/chat-page.ts";
 import { allDatasources, SearchPage } from "./pages/search-page.ts";
 import { expect, test } from "./support/app-fixtures.ts";
@@ -25,15 +28,19 @@ test("an operator asks in the Try tab, the citation opens its PDF page, and the 
     if (new URL(response.url()).origin !== appStack.appUrl) return;
     received.push(await response.text().catch(() => ""));
   });
+  // An assistant of its own, holding the sample PDF alone: other console specs add sources to the stack's.
+  const admin = createAdminClient({ baseUrl: appStack.serviceUrl, adminToken: appStack.adminToken });
+  const assistant = await admin.createAssistant("Try e2e");
+  await uploadFile(admin, assistant.id, resolve(import.meta.dirname, "../samples", samplePdf));
+  await waitForDocuments(admin, assistant.id);
   await signInPage.signIn(operatorName);
-  const tryPath = `/console/assistants/${appStack.assistantId}/try`;
+  const tryPath = `/console/assistants/${assistant.id}/try`;
   await page.goto(tryPath);
   await expect(
     page.getByRole("navigation", { name: "Assistant" }).getByRole("link", { name: "Try" }),
   ).toHaveAttribute("aria-current", "page");
   const chat = new ChatPage(page);
-  // Other console specs add sources to the same assistant: the count is theirs too.
-  await expect(page.getByTestId("sources-hint")).toContainText(/Answers come from \d+ documents/);
+  await expect(page.getByTestId("sources-hint")).toContainText("Answers come from one document");
   const answer = await chat.ask(delayedQueueQuestion.question);
   await chat.expectAnswerDone(answer);
   await expect(answer).toContainText(delayedQueueQuestion.firstSentence);
@@ -56,8 +63,7 @@ test("an operator asks in the Try tab, the citation opens its PDF page, and the 
   await expect(chat.answers.first()).toContainText(delayedQueueQuestion.firstSentence);
 
   // The service made one key for it, with both scopes, ending within the hour; the browser got neither it nor the admin token.
-  const admin = createAdminClient({ baseUrl: appStack.serviceUrl, adminToken: appStack.adminToken });
-  const trialKeys = (await admin.listKeys(appStack.assistantId)).filter(
+  const trialKeys = (await admin.listKeys(assistant.id)).filter(
     (key) => key.expires_at !== null && key.revoked_at === null,
   );
   expect(trialKeys).toHaveLength(1);
@@ -70,7 +76,7 @@ test("an operator asks in the Try tab, the citation opens its PDF page, and the 
     [],
   );
 
-  await page.goto(`/console/assistants/${appStack.assistantId}/keys`);
+  await page.goto(`/console/assistants/${assistant.id}/keys`);
   await expect(page.locator(`[data-key-id="${trialKeys[0]?.id}"]`).getByTestId("key-expires")).toContainText(
     "refused from",
   );
@@ -81,7 +87,7 @@ test("an operator asks in the Try tab, the citation opens its PDF page, and the 
   const followUp = await chat.ask(delayedQueueQuestion.question);
   await chat.expectAnswerDone(followUp);
   await expect(chat.errorBanner).toHaveCount(0);
-  const keysNow = (await admin.listKeys(appStack.assistantId)).filter((key) => key.expires_at !== null);
+  const keysNow = (await admin.listKeys(assistant.id)).filter((key) => key.expires_at !== null);
   expect(keysNow.find((key) => key.id === trialKeys[0]?.id)?.revoked_at).not.toBeNull();
   expect(keysNow.filter((key) => key.revoked_at === null)).toHaveLength(1);
 
@@ -97,6 +103,7 @@ test("an operator asks in the Try tab, the citation opens its PDF page, and the 
   await expect(chat.conversations.item(title)).toHaveCount(0);
   await page.goto(`/chat/${conversationId}`);
   await expect(page.getByRole("heading", { name: "There is nothing at this address" })).toBeVisible();
+  await admin.deleteAssistant(assistant.id);
 });
 
 test("the Try tab searches the assistant's sources, with its own datasources to choose from", async ({
@@ -104,14 +111,16 @@ test("the Try tab searches the assistant's sources, with its own datasources to 
   appStack,
   signInPage,
 }) => {
+  // The service's own names of the assistant's datasources (other console specs add some): the console knows no others.
+  const admin = createAdminClient({ baseUrl: appStack.serviceUrl, adminToken: appStack.adminToken });
+  const datasources = (await admin.listDatasources(appStack.assistantId)).map(
+    (datasource) => datasource.name,
+  );
+  expect(datasources).toEqual(expect.arrayContaining(Object.keys(datasourceNames)));
   await signInPage.signIn(operatorName);
   await page.goto(`/console/assistants/${appStack.assistantId}/try/search`);
   const search = new SearchPage(page);
-  await expect(search.datasourceSelect.locator("option")).toHaveText([
-    allDatasources,
-    // The service's own names of the stack's datasources: the console knows no others.
-    ...Object.keys(datasourceNames),
-  ]);
+  await expect(search.datasourceSelect.locator("option")).toHaveText([allDatasources, ...datasources]);
   await search.search(searchQuery.query);
   await expect(search.results.first()).toBeVisible();
   await expect(search.results.first().locator("mark").first()).toHaveText(/upload/i);
