@@ -5,7 +5,7 @@
  * what had arrived.
  */
 import type { Locator } from "@playwright/test";
-import type { PdfHighlightReference, StoredMessage } from "../sdk/core/index.ts";
+import type { PdfHighlightReference, StoredMessage } from "../sdk/core/wire.ts";
 import { type ChatPage, streamedInOrder } from "./pages/chat-page.ts";
 import { expect, test, uniqueUserName } from "./support/app-fixtures.ts";
 import {

@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import type { MagicLink } from "../sdk/adapters/supabase/testing/supabase-stand-in.ts";
-import { messageListSchema, type PdfHighlightReference, type StoredMessage } from "../sdk/core/index.ts";
+import { messageListSchema, type PdfHighlightReference, type StoredMessage } from "../sdk/core/wire.ts";
 import { ChatPage, streamedInOrder } from "./pages/chat-page.ts";
 import { expectSignedIn, SupabaseSignInPage } from "./pages/supabase-account-pages.ts";
 import { delayedQueueQuestion } from "./support/app-questions.ts";

@@ -3,7 +3,7 @@
  * console is shown once and works against the public API over HTTP; revoked in the console, its
  * next request is 401. The share page hands over the assistant id, the base URL and an env block.
  */
-import { problemDetailsSchema, ragResponseSchema } from "../sdk/core/index.ts";
+import { problemDetailsSchema, ragResponseSchema } from "../sdk/core/wire.ts";
 import { ConsoleKeysPage } from "./pages/console-keys-page.ts";
 import { expect, test } from "./support/app-fixtures.ts";
 import { consoleStackOptions, operatorName } from "./support/console-stack.ts";

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { documentListSchema } from "../sdk/core/index.ts";
+import { documentListSchema } from "../sdk/admin/schemas.ts";
 import { ConsoleSourcesPage } from "./pages/console-sources-page.ts";
 import { expect, test } from "./support/app-fixtures.ts";
 import { operatorName } from "./support/console-stack.ts";

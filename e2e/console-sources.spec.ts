@@ -4,7 +4,7 @@
  * PDF fails with a reason a person can read and harms nothing else.
  */
 import { resolve } from "node:path";
-import { assistantSchema, documentListSchema } from "../sdk/core/index.ts";
+import { assistantSchema, documentListSchema } from "../sdk/admin/schemas.ts";
 import { uploadFiles } from "../service/testing/sharing-area.ts";
 import { ConsoleAssistantsPage } from "./pages/console-assistants-page.ts";
 import { ConsoleSourcesPage, type SourceFile, sourceFile } from "./pages/console-sources-page.ts";

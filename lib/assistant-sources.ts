@@ -4,7 +4,7 @@
  * the promise on unawaited, so the chat never waits for it.
  */
 import "server-only";
-import type { SourceList } from "@/sdk/core/index.ts";
+import type { SourceList } from "@/sdk/core/wire.ts";
 import type { ServiceClient } from "@/sdk/server/index.ts";
 
 const freshForMs = 60_000;

@@ -1,7 +1,8 @@
 /** A search of an assistant's sources on the server (rag), as the search pages run it. */
 import "server-only";
 import { z } from "zod";
-import { CitedApiError, limits, type RetrievalResult } from "@/sdk/core/index.ts";
+import { CitedApiError, limits } from "@/sdk/core/index.ts";
+import type { RetrievalResult } from "@/sdk/core/wire.ts";
 import type { ServiceClient } from "@/sdk/server/index.ts";
 
 export const searchParamsSchema = z.object({

@@ -3,7 +3,8 @@ import { PGlite } from "@electric-sql/pglite";
 import { describe, expect, it } from "vitest";
 import { readFixture } from "@/sdk/core/fixtures/fixture-streams.ts";
 import { reduceAnswerText } from "@/sdk/core/index.ts";
-import { createSqlServiceStore, newMessageId } from "@/sdk/server/index.ts";
+import { createSqlServiceStore } from "@/sdk/server/index.ts";
+import { newMessageId } from "@/sdk/server/message-id.ts";
 import { inMemoryPgliteOptions } from "@/service/testing/pglite-template.ts";
 import { applyMigrations } from "./store.ts";
 

@@ -1,5 +1,6 @@
 /** Scoring rules of the dev QA set (../shared/eval/README.md), as pure functions. */
-import type { AnswerState, Reference, RetrievalResult } from "../sdk/core/index.ts";
+import type { AnswerState } from "../sdk/core/index.ts";
+import type { Reference, RetrievalResult } from "../sdk/core/wire.ts";
 
 export interface QaItem {
   id: string;

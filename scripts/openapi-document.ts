@@ -1,9 +1,6 @@
 /** Builds the OpenAPI 3.1 document of the public API and the sharing area from the sdk/core zod schemas. */
 import { z } from "zod";
 import {
-  adminBasePath,
-  askRequestSchema,
-  askStreamLineSchema,
   assistantCreateSchema,
   assistantListSchema,
   assistantRenameSchema,
@@ -14,17 +11,21 @@ import {
   keyCreateSchema,
   keyListSchema,
   limitsSchema,
+  serviceStatusSchema,
+  shareSchema,
+} from "../sdk/admin/schemas.ts";
+import { SDK_VERSION } from "../sdk/core/index.ts";
+import { adminBasePath, publicPathTemplates } from "../sdk/core/service-paths.ts";
+import {
+  askRequestSchema,
+  askStreamLineSchema,
   pdfRefreshRequestSchema,
   pdfRefreshResponseSchema,
   problemDetailsSchema,
-  publicPathTemplates,
   ragRequestSchema,
   ragResponseSchema,
-  SDK_VERSION,
-  serviceStatusSchema,
-  shareSchema,
   sourceListSchema,
-} from "../sdk/core/index.ts";
+} from "../sdk/core/wire.ts";
 
 type JsonObject = Record<string, unknown>;
 

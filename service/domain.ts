@@ -1,5 +1,5 @@
 /** The service's own records, as the domain functions and the store exchange them. */
-import type { ChartHint, PdfSpan, ReferenceKind } from "../sdk/core/index.ts";
+import type { ChartHint, PdfSpan, ReferenceKind } from "../sdk/core/wire.ts";
 
 /** Evidence a non-PDF block carries; PDF blocks need none (their sentences have spans). */
 export type BlockEvidence =

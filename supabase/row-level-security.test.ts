@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFixture } from "@/sdk/core/fixtures/fixture-streams.ts";
 import { reduceAnswerText } from "@/sdk/core/index.ts";
-import { createSqlServiceStore, newMessageId } from "@/sdk/server/index.ts";
+import { createSqlServiceStore } from "@/sdk/server/index.ts";
+import { newMessageId } from "@/sdk/server/message-id.ts";
 import {
   anonClaims,
   engines,

@@ -1,7 +1,7 @@
 "use client";
 /** What the chat shell (in the layout) shares with the conversation shown below it (the page). */
 import { createContext, useContext } from "react";
-import type { SourceList } from "@/sdk/core/index.ts";
+import type { SourceList } from "@/sdk/core/wire.ts";
 import type { OpenedEvidence } from "@/sdk/react/index.ts";
 import type { LiveTurn } from "./live-turn";
 

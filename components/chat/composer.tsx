@@ -1,7 +1,8 @@
 "use client";
 /** The question box with the answer's detail and technicality; Enter asks, Shift+Enter breaks the line. */
 import { type FormEvent, useState } from "react";
-import { type DetailLevel, limits, type TechnicalityLevel } from "@/sdk/core/index.ts";
+import { limits } from "@/sdk/core/index.ts";
+import type { DetailLevel, TechnicalityLevel } from "@/sdk/core/wire.ts";
 
 export interface Levels {
   detail: DetailLevel;

@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { useCited } from "@/components/cited-browser-provider";
 import { NewChatLink } from "@/components/new-chat-link";
-import type { Conversation } from "@/sdk/core/index.ts";
+import type { Conversation } from "@/sdk/core/wire.ts";
 import { ErrorBanner, type ShownError, shownErrorOf } from "./error-banner";
 
 export interface ConversationListProps {

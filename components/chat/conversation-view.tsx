@@ -1,6 +1,6 @@
 "use client";
 /** The conversation a page shows: its stored turns, and the turn being asked in it, if any. */
-import type { StoredMessage } from "@/sdk/core/index.ts";
+import type { StoredMessage } from "@/sdk/core/wire.ts";
 import { useChat } from "./chat-context";
 import { isStored } from "./live-turn";
 import { MessageList } from "./message-list";

@@ -1,6 +1,7 @@
 /** The turn being asked, held in the browser until the server's copy of the conversation has it. */
 import { useState } from "react";
-import type { AnswerState, StoredMessage } from "@/sdk/core/index.ts";
+import type { AnswerState } from "@/sdk/core/index.ts";
+import type { StoredMessage } from "@/sdk/core/wire.ts";
 
 export interface LiveTurn {
   /** Tells this ask apart from an earlier one of the same question. */

@@ -2,7 +2,8 @@
 /** The turns of a conversation, oldest first, kept scrolled to the newest while an answer streams. */
 import { Suspense, useEffect, useRef } from "react";
 import { useCited } from "@/components/cited-browser-provider";
-import type { AnswerState, StoredMessage } from "@/sdk/core/index.ts";
+import type { AnswerState } from "@/sdk/core/index.ts";
+import type { StoredMessage } from "@/sdk/core/wire.ts";
 import { CitedAnswer, type OpenedEvidence } from "@/sdk/react/index.ts";
 import { useChat } from "./chat-context";
 import { isQuestionStored, isStored, type LiveTurn, liveAnswerId, useTurnStart } from "./live-turn";

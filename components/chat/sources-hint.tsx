@@ -1,7 +1,7 @@
 "use client";
 /** Under the empty chat: the documents the assistant answers from, so a person knows what to ask about. */
 import { use } from "react";
-import type { SourceList } from "@/sdk/core/index.ts";
+import type { SourceList } from "@/sdk/core/wire.ts";
 
 /** Titles named; the rest are counted. */
 const named = 5;

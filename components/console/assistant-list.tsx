@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
-import type { Assistant } from "@/sdk/core/index.ts";
+import type { Assistant } from "@/sdk/admin/schemas.ts";
 import { ConfirmDialog } from "./confirm-dialog";
 import { consoleApi } from "./console-api";
 import { type ConsoleError, ConsoleErrorBanner, consoleErrorOf } from "./error-banner";

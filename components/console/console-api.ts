@@ -8,11 +8,11 @@ import {
   assistantSchema,
   type DocumentRecord,
   documentListSchema,
-  fetchChecked,
   type KeyCreated,
   keyCreatedSchema,
-  type Scope,
-} from "@/sdk/core/index.ts";
+} from "@/sdk/admin/schemas.ts";
+import { fetchChecked } from "@/sdk/core/index.ts";
+import type { Scope } from "@/sdk/core/wire.ts";
 
 export const consoleApiPath = "/console/api";
 

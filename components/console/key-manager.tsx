@@ -5,7 +5,8 @@
  */
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
-import type { KeyCreated, KeyRecord, Scope } from "@/sdk/core/index.ts";
+import type { KeyCreated, KeyRecord } from "@/sdk/admin/schemas.ts";
+import type { Scope } from "@/sdk/core/wire.ts";
 import { ConfirmDialog } from "./confirm-dialog";
 import { consoleApi } from "./console-api";
 import { CopyButton } from "./copy-button";

@@ -1,4 +1,4 @@
-import type { ServiceStatus } from "@/sdk/core/index.ts";
+import type { ServiceStatus } from "@/sdk/admin/schemas.ts";
 
 /**
  * Says how the service finds passages when it is not by meaning: while its model loads, or when it has

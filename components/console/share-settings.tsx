@@ -2,7 +2,7 @@
  * What a host app needs to use an assistant: its id and the service's base URL, as a ready-to-paste
  * env block (the key comes from the Keys tab, shown once) and the SDK's route handler.
  */
-import type { DatasourceRecord, Share } from "@/sdk/core/index.ts";
+import type { DatasourceRecord, Share } from "@/sdk/admin/schemas.ts";
 import { CopyButton } from "./copy-button";
 
 /** `CITED_DATASOURCES` is `Name=ds_…` pairs split on `,` and the last `=`: names lose those characters. */

@@ -5,7 +5,7 @@
  * reason for a failure, in plain words.
  */
 import type { ReactNode } from "react";
-import type { DocumentRecord } from "@/sdk/core/index.ts";
+import type { DocumentRecord } from "@/sdk/admin/schemas.ts";
 import type { ConsoleError } from "./error-banner";
 import { formatBytes } from "./format";
 

@@ -5,7 +5,7 @@
  * upload progress to its ingestion state; a document can be deleted.
  */
 import { type DragEvent, useRef, useState } from "react";
-import type { DatasourceRecord, DocumentRecord } from "@/sdk/core/index.ts";
+import type { DatasourceRecord, DocumentRecord } from "@/sdk/admin/schemas.ts";
 import { ConfirmDialog } from "./confirm-dialog";
 import { consoleApi } from "./console-api";
 import { type ConsoleError, ConsoleErrorBanner, consoleErrorOf } from "./error-banner";

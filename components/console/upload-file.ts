@@ -2,12 +2,9 @@
  * Sends one file to the app's upload route with XMLHttpRequest, the one browser API that reports
  * upload progress; one request per file, so each file has its own progress and outcome.
  */
-import {
-  ApiConnectionError,
-  apiErrorFrom,
-  type DocumentRecord,
-  documentListSchema,
-} from "@/sdk/core/index.ts";
+
+import { type DocumentRecord, documentListSchema } from "@/sdk/admin/schemas.ts";
+import { ApiConnectionError, apiErrorFrom } from "@/sdk/core/index.ts";
 import { consoleApiPath } from "./console-api";
 
 function responseHeaders(request: XMLHttpRequest): Headers {

@@ -5,7 +5,8 @@
  * it tries again, waiting longer each time, and says that the view may be out of date.
  */
 import { useEffect, useState } from "react";
-import { CitedApiError, type DocumentRecord } from "@/sdk/core/index.ts";
+import type { DocumentRecord } from "@/sdk/admin/schemas.ts";
+import { CitedApiError } from "@/sdk/core/index.ts";
 import { consoleApi } from "./console-api";
 import { type ConsoleError, consoleErrorOf } from "./error-banner";
 

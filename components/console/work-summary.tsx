@@ -2,7 +2,7 @@
  * One line under the drop zone while files are sent or read: how many, and the one furthest along,
  * so progress shows where the files were dropped (on a phone the rows are far below).
  */
-import type { DocumentRecord } from "@/sdk/core/index.ts";
+import type { DocumentRecord } from "@/sdk/admin/schemas.ts";
 import type { UploadRow } from "./source-row";
 
 export function WorkSummary({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type RetrievalResult, referenceSchema } from "@/sdk/core/index.ts";
+import { type RetrievalResult, referenceSchema } from "@/sdk/core/wire.ts";
 import { passageEvidence } from "./passage-evidence.ts";
 
 const pdfPassage: RetrievalResult = {

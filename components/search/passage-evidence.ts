@@ -1,10 +1,6 @@
 /** A search result as the evidence panel shows it: a PDF passage as its page, anything else as its text. */
-import {
-  boundingRect,
-  type PdfHighlightReference,
-  type Reference,
-  type RetrievalResult,
-} from "@/sdk/core/index.ts";
+import { boundingRect } from "@/sdk/core/index.ts";
+import type { PdfHighlightReference, Reference, RetrievalResult } from "@/sdk/core/wire.ts";
 import { pageRangeLabel } from "@/sdk/react/index.ts";
 
 /** The pages a passage covers; rag gives the printed label of the first page only. */

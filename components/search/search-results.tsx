@@ -4,7 +4,7 @@ import { useState } from "react";
 import { EvidencePanel } from "@/components/chat/evidence-panel";
 import { useCited } from "@/components/cited-browser-provider";
 import type { ServiceBrowserClient } from "@/sdk/browser/index.ts";
-import type { RetrievalResult } from "@/sdk/core/index.ts";
+import type { RetrievalResult } from "@/sdk/core/wire.ts";
 import type { LoadPdf } from "@/sdk/react/index.ts";
 import { passageEvidence, resultPages } from "./passage-evidence";
 import { querySnippet, queryWords } from "./query-snippet";

@@ -3,7 +3,7 @@
  * list, the messages with their cited answers, the composer, and the evidence panel.
  */
 import { expect, type Locator, type Page } from "@playwright/test";
-import { messageListSchema, type StoredMessage } from "../../sdk/core/index.ts";
+import { messageListSchema, type StoredMessage } from "../../sdk/core/wire.ts";
 import { EvidencePanel } from "./evidence-panel.ts";
 
 export type DetailLevel = "Succinct" | "Balanced" | "Detailed";

@@ -9,7 +9,7 @@ import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { sampleFiles } from "../../scripts/dev/demo-plan.ts";
 import { createAdminClient } from "../../sdk/admin/index.ts";
-import type { DocumentRecord } from "../../sdk/core/index.ts";
+import type { DocumentRecord } from "../../sdk/admin/schemas.ts";
 import { uploadFile } from "../../service/cli/admin-client.ts";
 import { testModelFolder } from "../../service/embedding/testing/model.ts";
 import { seedPgliteDir } from "../../service/testing/pglite-template.ts";

@@ -3,13 +3,9 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { HarnessAccount } from "../../components/harness/evidence-harness.tsx";
-import {
-  type AnswerState,
-  createAnswerState,
-  mergeAnswer,
-  publicPaths,
-  type Reference,
-} from "../../sdk/core/index.ts";
+import { type AnswerState, createAnswerState, mergeAnswer } from "../../sdk/core/index.ts";
+import { publicPaths } from "../../sdk/core/service-paths.ts";
+import type { Reference } from "../../sdk/core/wire.ts";
 import { evalPdfFolder, type PublicApiFixture } from "../../service/testing/public-api-fixture.ts";
 import { temporaryDirectory } from "../../service/testing/temporary-directory.ts";
 

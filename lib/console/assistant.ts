@@ -1,7 +1,8 @@
 /** The assistant a console page is about, from its URL segment: unknown or malformed ids are a 404. */
 import "server-only";
 import { notFound } from "next/navigation";
-import { type Assistant, assistantIdSchema } from "@/sdk/core/index.ts";
+import type { Assistant } from "@/sdk/admin/schemas.ts";
+import { assistantIdSchema } from "@/sdk/core/wire.ts";
 import { consoleAdminClient } from "./admin-client.ts";
 
 export async function assistantOr404(params: Promise<{ assistant: string }>): Promise<Assistant> {

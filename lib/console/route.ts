@@ -9,13 +9,13 @@ import { z } from "zod";
 import { allowedOrigins, serverEnvironment } from "@/lib/env";
 import {
   assertSameOrigin,
-  assistantIdSchema,
   CitedApiError,
   HttpProblem,
   newRequestId,
   parseInput,
   readJsonBody,
 } from "@/sdk/core/index.ts";
+import { assistantIdSchema } from "@/sdk/core/wire.ts";
 import { problemFromServiceError } from "@/sdk/server/index.ts";
 import { type ConsoleAdminClient, consoleAdminClient } from "./admin-client.ts";
 import { requireOperator } from "./operator.ts";

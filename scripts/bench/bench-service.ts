@@ -2,7 +2,8 @@
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import { type AdminClient, createAdminClient } from "../../sdk/admin/index.ts";
-import { publicPaths, ragResponseSchema } from "../../sdk/core/index.ts";
+import { publicPaths } from "../../sdk/core/service-paths.ts";
+import { ragResponseSchema } from "../../sdk/core/wire.ts";
 import { ingestFiles } from "../../service/cli/ingest-command.ts";
 import { type SpawnedService, spawnService } from "../../service/testing/spawn-service.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Assistant, DocumentRecord, KeyRecord } from "../../sdk/core/index.ts";
+import type { Assistant, DocumentRecord, KeyRecord } from "../../sdk/admin/schemas.ts";
 import {
   chooseAssistant,
   demoAssistantName,

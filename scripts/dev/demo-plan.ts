@@ -3,7 +3,7 @@
  * functions, so the decisions are tested without a service.
  */
 import { randomBytes } from "node:crypto";
-import type { Assistant, DocumentRecord, KeyRecord } from "../../sdk/core/index.ts";
+import type { Assistant, DocumentRecord, KeyRecord } from "../../sdk/admin/schemas.ts";
 
 export const demoAssistantName = "Cited demo";
 

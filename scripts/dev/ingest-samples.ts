@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import type { AdminClient } from "../../sdk/admin/index.ts";
-import type { DocumentRecord } from "../../sdk/core/index.ts";
+import type { DocumentRecord } from "../../sdk/admin/schemas.ts";
 import { type DocumentListing, uploadFile, watchListing } from "../../service/cli/admin-client.ts";
 import { createProgressView } from "../../service/cli/progress-view.ts";
 import { matchSamples, type SampleFile } from "./demo-plan.ts";

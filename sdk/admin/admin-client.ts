@@ -4,28 +4,28 @@
  * the SDK's typed error, which keeps the problem details and the request id a person can quote.
  */
 import type { z } from "zod";
+import { fetchChecked } from "../core/index.ts";
+import { adminBasePath } from "../core/service-paths.ts";
+import type { Scope } from "../core/wire.ts";
 import {
   type Assistant,
-  adminBasePath,
   assistantListSchema,
   assistantSchema,
   type DatasourceRecord,
   type DocumentRecord,
   datasourceListSchema,
   documentListSchema,
-  fetchChecked,
   type KeyCreated,
   type KeyRecord,
   keyCreatedSchema,
   keyListSchema,
   type Limits,
   limitsSchema,
-  type Scope,
   type ServiceStatus,
   type Share,
   serviceStatusSchema,
   shareSchema,
-} from "../core/index.ts";
+} from "./schemas.ts";
 
 export interface AdminClientOptions {
   /** The service's base URL; the sharing area is under `/admin/v1`. */

@@ -5,3 +5,4 @@ export {
   createAdminClient,
   type DocumentsWatch,
 } from "./admin-client.ts";
+export * as wire from "./schemas.ts";

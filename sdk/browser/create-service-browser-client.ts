@@ -1,9 +1,7 @@
 /** createServiceBrowserClient: the browser's typed client of the host endpoint (never of the service). */
 import type { z } from "zod";
+import { ApiConnectionError, apiErrorFrom, CitedApiError, SDK_VERSION } from "../core/index.ts";
 import {
-  ApiConnectionError,
-  apiErrorFrom,
-  CitedApiError,
   type Conversation,
   conversationListSchema,
   conversationSchema,
@@ -12,11 +10,10 @@ import {
   pdfSliceHeaders,
   type RagResponse,
   ragResponseSchema,
-  SDK_VERSION,
   type ServiceUpdate,
   type StoredMessage,
   type TechnicalityLevel,
-} from "../core/index.ts";
+} from "../core/wire.ts";
 import { readUpdates } from "./read-updates.ts";
 
 export interface ServiceBrowserClientOptions {

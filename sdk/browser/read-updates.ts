@@ -1,14 +1,9 @@
 /** The host's ask stream (NDJSON) → validated SDK updates, ending at the `saved` line. */
 import { describeIssues } from "../core/answer-stream-error.ts";
-import {
-  type AnswerState,
-  AnswerStreamError,
-  type ByteStream,
-  parseNdjson,
-  type ServiceUpdate,
-  serviceUpdateSchema,
-  serviceUpdateTypes,
-} from "../core/index.ts";
+import type { ByteStream } from "../core/byte-source.ts";
+import { type AnswerState, AnswerStreamError } from "../core/index.ts";
+import { parseNdjson } from "../core/read-lines.ts";
+import { type ServiceUpdate, serviceUpdateSchema, serviceUpdateTypes } from "../core/wire.ts";
 
 /**
  * Reads the handler's ask stream. Each line is validated; lines of an unknown `type` are skipped

@@ -1,13 +1,7 @@
 /** An answer's text → the pieces `CitedAnswer` draws: plain text, claims with their citation, inline chips. */
-import {
-  type AnswerState,
-  type Claim,
-  type MarkerTargets,
-  type Reference,
-  resolveMarker,
-  segmentAnswer,
-  type TextSegment,
-} from "../core/index.ts";
+import { type AnswerState, resolveMarker, segmentAnswer, type TextSegment } from "../core/index.ts";
+import type { MarkerTargets } from "../core/resolve-marker.ts";
+import type { Claim, Reference } from "../core/wire.ts";
 
 /** A reference as a citation shows it: the reference and its display number (null until numbered). */
 export interface NumberedReference {

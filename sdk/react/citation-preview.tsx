@@ -1,6 +1,6 @@
 "use client";
 /** The card a citation shows on hover or focus: source, page, quote, how it backs the claim. */
-import type { Claim } from "../core/index.ts";
+import type { Claim } from "../core/wire.ts";
 import type { NumberedReference } from "./answer-pieces.ts";
 import {
   backingWords,

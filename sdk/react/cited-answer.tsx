@@ -6,7 +6,8 @@
  * snapshots replace the text in place: what was drawn keeps its DOM nodes.
  */
 import { type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
-import type { AnswerState, Claim, Reference } from "../core/index.ts";
+import type { AnswerState } from "../core/index.ts";
+import type { Claim, Reference } from "../core/wire.ts";
 import { AnswerNotices } from "./answer-notices.tsx";
 import { type AnswerPiece, answerPieces, type ChipPiece, type NumberedReference } from "./answer-pieces.ts";
 import { CitationPreview, type PreviewPosition } from "./citation-preview.tsx";

@@ -1,5 +1,5 @@
 /** The words citations and evidence show a person: page numbers, time ranges, support, accessible labels. */
-import type { Claim, PdfSpan, Reference } from "../core/index.ts";
+import type { Claim, PdfSpan, Reference } from "../core/wire.ts";
 
 /** A page of a PDF: its 0-based index in the file, and the label printed on it where the PDF defines one. */
 export type PageOfFile = Pick<PdfSpan, "page_index"> & { page_label?: string | null | undefined };

@@ -3,7 +3,8 @@
  * descent; a reader's eye (and the browser's text layer) takes a line as a little taller, so each
  * box grows by a tenth of its height above and below, never into the box of the line next to it.
  */
-import { type CssBox, type Rect, scaleRect } from "../core/index.ts";
+import { type CssBox, scaleRect } from "../core/index.ts";
+import type { Rect } from "../core/wire.ts";
 
 const growth = 0.1;
 

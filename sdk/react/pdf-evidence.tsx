@@ -7,7 +7,8 @@
  * wait that doubles each time) only where trying again can help.
  */
 import { lazy, type ReactNode, Suspense, use, useEffect, useRef, useState } from "react";
-import { ApiTimeoutError, CitedApiError, type PdfHighlightReference, pdfLocation } from "../core/index.ts";
+import { ApiTimeoutError, CitedApiError, pdfLocation } from "../core/index.ts";
+import type { PdfHighlightReference } from "../core/wire.ts";
 import { CloseEvidenceButton, closeOnEscape } from "./close-evidence-button.tsx";
 import { EvidenceBoundary } from "./evidence-boundary.tsx";
 import { pageLabel, pageRangeLabel, sourceDetails, sourceName } from "./evidence-labels.ts";

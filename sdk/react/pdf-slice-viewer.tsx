@@ -8,7 +8,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Document, Page, pdfjs } from "react-pdf";
 import "react-pdf/dist/Page/TextLayer.css";
-import type { PdfSpanLocation } from "../core/index.ts";
+import type { PdfSpanLocation } from "../core/pdf-location.ts";
 import { highlightBoxes } from "./highlight-boxes.ts";
 import type { PdfSlice } from "./pdf-slice-cache.ts";
 import { type PdfZoom, zoomScale } from "./pdf-zoom.ts";

@@ -1,5 +1,5 @@
 /** How a cited PDF page is sized in its panel, and the page width in CSS pixels each choice gives. */
-import type { PdfSpanLocation } from "../core/index.ts";
+import type { PdfSpanLocation } from "../core/pdf-location.ts";
 
 /**
  * `lines`: the cited lines fill the panel's width (with a margin); `width`: the page does; `page`: the

@@ -5,7 +5,8 @@
  * images and video players come from the host's `renderEvidence` slot.
  */
 import { type ReactNode, useEffect, useRef } from "react";
-import { type Reference, rowSentence, type TextContext } from "../core/index.ts";
+import { rowSentence } from "../core/index.ts";
+import type { Reference, TextContext } from "../core/wire.ts";
 import { CloseEvidenceButton, closeOnEscape } from "./close-evidence-button.tsx";
 import { clockTime, referenceLocation, sourceDetails, sourceName } from "./evidence-labels.ts";
 import { PdfEvidence } from "./pdf-evidence.tsx";

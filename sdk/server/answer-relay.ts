@@ -1,13 +1,7 @@
 /** Relays a service answer stream to the browser as SDK updates, and saves the answer however the stream ends. */
 
-import type { ServiceUpdate } from "../core/index.ts";
-import {
-  type AnswerState,
-  AnswerStreamError,
-  createAnswerState,
-  type ProblemDetails,
-  readAnswers,
-} from "../core/index.ts";
+import { type AnswerState, AnswerStreamError, createAnswerState, readAnswers } from "../core/index.ts";
+import type { ProblemDetails, ServiceUpdate } from "../core/wire.ts";
 
 export interface AnswerRelayOptions {
   /** The service's NDJSON body. */

@@ -2,17 +2,19 @@
 import { z } from "zod";
 import {
   assertSameOrigin,
-  conversationCreateSchema,
-  conversationRenameSchema,
   HttpProblem,
-  hostAskRequestSchema,
-  hostRagRequestSchema,
-  idUserSchema,
   internalProblem,
   newRequestId,
   parseInput,
   readJsonBody,
 } from "../core/index.ts";
+import {
+  conversationCreateSchema,
+  conversationRenameSchema,
+  hostAskRequestSchema,
+  hostRagRequestSchema,
+  idUserSchema,
+} from "../core/wire.ts";
 import { relayAnswers } from "./answer-relay.ts";
 import { newMessageId } from "./message-id.ts";
 import { servePassagePdf, servePdf } from "./pdf-route.ts";

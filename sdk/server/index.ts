@@ -1,6 +1,5 @@
 /** sdk/server: the host-side half of the SDK. It holds the API key; never import it from browser code. */
 
-export { type AnswerRelayOptions, relayAnswers } from "./answer-relay.ts";
 export {
   type AuthenticatedUser,
   createServiceHandler,
@@ -9,8 +8,6 @@ export {
   type ServiceHandlerConfig,
 } from "./create-service-handler.ts";
 export { createMemoryServiceStore } from "./memory-service-store.ts";
-export { newMessageId } from "./message-id.ts";
-export { type BackoffOptions, isRetryable, retryDelay } from "./retry-policy.ts";
 export {
   type AskStream,
   createServiceClient,
@@ -20,14 +17,12 @@ export {
   type ServiceClientOptions,
 } from "./service-client.ts";
 export { problemFromServiceError } from "./service-problem.ts";
-export {
-  type Conversation,
-  pdfTokenOf,
-  type SaveAnswerOptions,
-  type ServiceStore,
-  type StoredMessage,
-  type StoredReference,
-  titleFrom,
+export type {
+  Conversation,
+  SaveAnswerOptions,
+  ServiceStore,
+  StoredMessage,
+  StoredReference,
 } from "./service-store.ts";
 export {
   serviceStoreMigrationSql,

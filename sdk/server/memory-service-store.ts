@@ -1,5 +1,6 @@
 /** A `ServiceStore` in process memory: for tests, demos and single-process development. */
-import { type AnswerState, conversationRenameSchema, type PdfToken } from "../core/index.ts";
+import { type AnswerState, titleFrom } from "../core/index.ts";
+import { conversationRenameSchema, type PdfToken } from "../core/wire.ts";
 import { newMessageId } from "./message-id.ts";
 import {
   type Conversation,
@@ -7,7 +8,6 @@ import {
   type ServiceStore,
   type StoredMessage,
   type StoredReference,
-  titleFrom,
 } from "./service-store.ts";
 
 interface ConversationRecord {

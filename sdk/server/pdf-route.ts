@@ -2,13 +2,8 @@
  * `GET /pdf/{messageId}/{referenceId}`: the cited PDF slice, only for the user who owns the answer.
  * `GET /passage-pdf/{token}`: the slice of a passage `rag` found for the user.
  */
-import {
-  AuthenticationError,
-  CitedApiError,
-  ConflictError,
-  HttpProblem,
-  pdfSliceHeaders,
-} from "../core/index.ts";
+import { AuthenticationError, CitedApiError, ConflictError, HttpProblem } from "../core/index.ts";
+import { pdfSliceHeaders } from "../core/wire.ts";
 import type { PdfSlice, ServiceClient } from "./service-client.ts";
 import { problemFromServiceError } from "./service-problem.ts";
 import type { ServiceStore, StoredReference } from "./service-store.ts";

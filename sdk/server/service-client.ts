@@ -1,20 +1,19 @@
 /** ServiceClient: typed calls to the service's public API (ask, rag, PDF slice, PDF refresh); holds the API key. */
 import { z } from "zod";
+import { type AnswerState, readAnswers } from "../core/index.ts";
+import { publicPaths } from "../core/service-paths.ts";
 import {
-  type AnswerState,
   type AskRequest,
   type PdfRefreshRequest,
   type PdfToken,
   pdfRefreshResponseSchema,
   pdfSliceHeaders,
-  publicPaths,
   type RagRequest,
   type RagResponse,
   ragResponseSchema,
-  readAnswers,
   type SourceList,
   sourceListSchema,
-} from "../core/index.ts";
+} from "../core/wire.ts";
 import type { BackoffOptions } from "./retry-policy.ts";
 import { assertServerRuntime } from "./server-only.ts";
 import {

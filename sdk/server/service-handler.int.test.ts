@@ -8,13 +8,8 @@ import { adminClientFor, resolveConnection, uploadFile } from "../../service/cli
 import { type SpawnedService, spawnService } from "../../service/testing/spawn-service.ts";
 import { temporaryDirectory } from "../../service/testing/temporary-directory.ts";
 import type { AdminClient } from "../admin/index.ts";
-import type { ServiceUpdate } from "../core/index.ts";
-import {
-  type AnswerState,
-  AuthenticationError,
-  type PdfHighlightReference,
-  UnprocessableEntityError,
-} from "../core/index.ts";
+import { type AnswerState, AuthenticationError, UnprocessableEntityError } from "../core/index.ts";
+import type { PdfHighlightReference, ServiceUpdate } from "../core/wire.ts";
 import { createServiceHandler, type ServiceHandler } from "./create-service-handler.ts";
 import { createMemoryServiceStore } from "./memory-service-store.ts";
 import { createServiceClient } from "./service-client.ts";

@@ -1,7 +1,8 @@
 /** The behaviour every ServiceStore must show; each implementation's test file runs it against its engine. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFixture } from "../core/fixtures/fixture-streams.ts";
-import { type AnswerState, type Reference, reduceAnswerText } from "../core/index.ts";
+import { type AnswerState, reduceAnswerText } from "../core/index.ts";
+import type { Reference } from "../core/wire.ts";
 import { newMessageId } from "./message-id.ts";
 import type { ServiceStore } from "./service-store.ts";
 

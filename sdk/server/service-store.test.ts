@@ -6,11 +6,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { inMemoryPgliteOptions } from "../../service/testing/pglite-template.ts";
 import { postgresAvailable, startPostgres } from "../../service/testing/postgres.ts";
 import { readFixture } from "../core/fixtures/fixture-streams.ts";
-import { reduceAnswerText } from "../core/index.ts";
+import { reduceAnswerText, titleFrom } from "../core/index.ts";
 import { createMemoryServiceStore } from "./memory-service-store.ts";
 import { newMessageId } from "./message-id.ts";
 import { describeServiceStoreContract } from "./service-store.contract.ts";
-import { titleFrom } from "./service-store.ts";
 import { serviceStoreMigrationSql, serviceStoreSql } from "./sql/service-store-schema.ts";
 import { createSqlServiceStore } from "./sql-service-store.ts";
 

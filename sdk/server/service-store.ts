@@ -1,9 +1,9 @@
 /** ServiceStore: where the host keeps conversations, answers and who owns each reference. */
 
-import type { AnswerState, Conversation, PdfToken, Reference, StoredMessage } from "../core/index.ts";
+import type { AnswerState } from "../core/index.ts";
+import type { Conversation, PdfToken, Reference, StoredMessage } from "../core/wire.ts";
 
-export type { Conversation, StoredMessage } from "../core/index.ts";
-export { titleFrom } from "../core/index.ts";
+export type { Conversation, StoredMessage } from "../core/wire.ts";
 
 /** A reference of a stored answer, with the PDF token the host currently holds for it. */
 export interface StoredReference {

@@ -1,8 +1,9 @@
 /** A `ServiceStore` on any Postgres through an injected client (`pg.Pool`, PGlite, …); one statement per call. */
 import { z } from "zod";
-import { conversationRenameSchema, pdfTokenSchema } from "../core/index.ts";
+import { titleFrom } from "../core/index.ts";
+import { conversationRenameSchema, pdfTokenSchema } from "../core/wire.ts";
 import { newMessageId } from "./message-id.ts";
-import { type ServiceStore, titleFrom } from "./service-store.ts";
+import type { ServiceStore } from "./service-store.ts";
 import {
   citedReferenceRows,
   conversationRowSchema,

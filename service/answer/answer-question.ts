@@ -1,11 +1,5 @@
 /** One ask, as the stream of lines CONTRACT.md describes: status, search activity, growing utterances, done. */
-import type {
-  AskStreamLine,
-  Claim,
-  DetailLevel,
-  Reference,
-  TechnicalityLevel,
-} from "../../sdk/core/index.ts";
+import type { AskStreamLine, Claim, DetailLevel, Reference, TechnicalityLevel } from "../../sdk/core/wire.ts";
 import { ModelServerError } from "../embedding/model-server-error.ts";
 import type { Reranker } from "../embedding/text-embedder.ts";
 import { randomId } from "../ids.ts";

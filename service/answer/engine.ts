@@ -1,5 +1,5 @@
 /** What an answer engine is: passages and a question in, verified claims out (none means a refusal). */
-import type { DetailLevel, TechnicalityLevel } from "../../sdk/core/index.ts";
+import type { DetailLevel, TechnicalityLevel } from "../../sdk/core/wire.ts";
 import type { PassageWithSource } from "../domain.ts";
 import type { WeightedTerm } from "../index/analyzer.ts";
 import type { QuantizedVector } from "../index/vector-codec.ts";

@@ -1,5 +1,5 @@
 /** The default answer engine: picks the sentences of retrieved passages that answer the question, never inventing text. */
-import type { DetailLevel, TechnicalityLevel } from "../../sdk/core/index.ts";
+import type { DetailLevel, TechnicalityLevel } from "../../sdk/core/wire.ts";
 import { analyze, type WeightedTerm } from "../index/analyzer.ts";
 import { dot } from "../index/vector-codec.ts";
 import { type ExpectedAnswer, satisfies } from "./answer-type.ts";

@@ -1,5 +1,6 @@
 /** Turns a cited sentence span of a passage into a wire Reference with a durable id and, for PDFs, a token. */
-import { boundingRect, type PdfSpan, type Reference, type TextContext } from "../../sdk/core/index.ts";
+import { boundingRect } from "../../sdk/core/index.ts";
+import type { PdfSpan, Reference, TextContext } from "../../sdk/core/wire.ts";
 import type { PassageWithSource, StoredSentence } from "../domain.ts";
 import { durableId } from "../ids.ts";
 import type { PdfTokens } from "../pdf/pdf-token.ts";

@@ -7,15 +7,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AdminClient, createAdminClient } from "../../sdk/admin/index.ts";
-import {
-  type AnswerState,
-  type AskStreamLine,
-  askStreamLineSchema,
-  type DocumentRecord,
-  publicPaths,
-  ragResponseSchema,
-  reduceAnswerText,
-} from "../../sdk/core/index.ts";
+import type { DocumentRecord } from "../../sdk/admin/schemas.ts";
+import { type AnswerState, reduceAnswerText } from "../../sdk/core/index.ts";
+import { publicPaths } from "../../sdk/core/service-paths.ts";
+import { type AskStreamLine, askStreamLineSchema, ragResponseSchema } from "../../sdk/core/wire.ts";
 import { uploadFile } from "../cli/admin-client.ts";
 import {
   embeddingsReply,

@@ -1,5 +1,5 @@
 /** A ranked passage as `rag` returns it (CONTRACT: retrieval result metadata). */
-import type { RetrievalResult } from "../../sdk/core/index.ts";
+import type { RetrievalResult } from "../../sdk/core/wire.ts";
 import type { PassageWithSource } from "../domain.ts";
 
 export function toRetrievalResult(passage: PassageWithSource, score: number, rank: number): RetrievalResult {

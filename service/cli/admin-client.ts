@@ -5,7 +5,7 @@
 import { openAsBlob } from "node:fs";
 import { basename } from "node:path";
 import { type AdminClient, createAdminClient } from "../../sdk/admin/index.ts";
-import type { DocumentRecord } from "../../sdk/core/index.ts";
+import type { DocumentRecord } from "../../sdk/admin/schemas.ts";
 import { adminClientSettings } from "../config.ts";
 import { readSecrets } from "../secrets.ts";
 

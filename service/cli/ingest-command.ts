@@ -2,7 +2,8 @@
 import { readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { AdminClient } from "../../sdk/admin/index.ts";
-import { CitedApiError, type DocumentRecord } from "../../sdk/core/index.ts";
+import type { DocumentRecord } from "../../sdk/admin/schemas.ts";
+import { CitedApiError } from "../../sdk/core/index.ts";
 import { type DocumentListing, uploadFile, watchListing } from "./admin-client.ts";
 import { createProgressView } from "./progress-view.ts";
 

@@ -1,6 +1,7 @@
 /** `cka`'s commands: runs the service and drives its sharing area from the command line. */
 import { parseArgs } from "node:util";
-import { ApiConnectionError, CitedApiError, scopeSchema } from "../../sdk/core/index.ts";
+import { ApiConnectionError, CitedApiError } from "../../sdk/core/index.ts";
+import { scopeSchema } from "../../sdk/core/wire.ts";
 import { adminClientSettings } from "../config.ts";
 import { startServer } from "../server.ts";
 import { adminClientFor, resolveConnection } from "./admin-client.ts";

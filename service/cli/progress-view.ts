@@ -1,5 +1,5 @@
 /** Per-file progress: bars redrawn in place on a terminal, one plain line per change otherwise. */
-import type { DocumentRecord } from "../../sdk/core/index.ts";
+import type { DocumentRecord } from "../../sdk/admin/schemas.ts";
 
 type Shown = Pick<DocumentRecord, "status"> &
   Partial<Pick<DocumentRecord, "pages" | "pages_done" | "passages" | "passages_embedded" | "error">>;

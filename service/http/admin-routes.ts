@@ -1,18 +1,16 @@
 /** The sharing area (`/admin/v1`): assistants, documents and their ingestion state, keys, share settings. */
 import { open } from "node:fs/promises";
 import {
-  adminBasePath,
   assistantCreateSchema,
   assistantRenameSchema,
   type DocumentRecord,
-  HttpProblem,
   keyCreateSchema,
   limitsSchema,
-  parseInput,
-  readJsonBody,
   serviceStatusSchema,
   shareSchema,
-} from "../../sdk/core/index.ts";
+} from "../../sdk/admin/schemas.ts";
+import { HttpProblem, parseInput, readJsonBody } from "../../sdk/core/index.ts";
+import { adminBasePath } from "../../sdk/core/service-paths.ts";
 import type { BlobSweeper } from "../blob-sweeper.ts";
 import type { BlobStore } from "../blobs.ts";
 import type { EmbeddingRuntime } from "../embedding/embedding-runtime.ts";

@@ -1,7 +1,8 @@
 /** The service's HTTP edge: request ids, problem-details errors, and the route groups mounted on one app. */
 import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
-import { HttpProblem, isStorableText, requestIdFor } from "../../sdk/core/index.ts";
+import { HttpProblem, requestIdFor } from "../../sdk/core/index.ts";
+import { isStorableText } from "../../sdk/core/storable-text.ts";
 import type { VerifiedKey } from "../store/keys.ts";
 import { unexpectedProblem } from "./problem.ts";
 

@@ -3,7 +3,8 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type AskStreamLine, askStreamLineSchema, publicPaths } from "../../sdk/core/index.ts";
+import { publicPaths } from "../../sdk/core/service-paths.ts";
+import { type AskStreamLine, askStreamLineSchema } from "../../sdk/core/wire.ts";
 import {
   type OpenAiStandIn,
   promptText,

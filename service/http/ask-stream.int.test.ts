@@ -5,16 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collect, splitAt, streamOf } from "../../sdk/core/fixtures/fixture-streams.ts";
 import {
   type AnswerState,
-  type AskStreamLine,
-  askStreamLineSchema,
-  type Claim,
-  publicPaths,
-  type Reference,
   readAnswers,
   reduceAnswerText,
   resolveMarker,
   segmentAnswer,
 } from "../../sdk/core/index.ts";
+import { publicPaths } from "../../sdk/core/service-paths.ts";
+import { type AskStreamLine, askStreamLineSchema, type Claim, type Reference } from "../../sdk/core/wire.ts";
 import { expectProblem } from "../testing/public-api-client.ts";
 import {
   evalPdfFolder,

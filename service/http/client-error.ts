@@ -7,8 +7,8 @@
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { RequestError } from "@hono/node-server";
-import type { ErrorCode } from "../../sdk/core/index.ts";
 import { HttpProblem, internalProblem, newRequestId } from "../../sdk/core/index.ts";
+import type { ErrorCode } from "../../sdk/core/wire.ts";
 import type { Logger } from "../logger.ts";
 
 interface ParserError extends Error {

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AdminClient, createAdminClient } from "../../sdk/admin/index.ts";
-import { publicPaths } from "../../sdk/core/index.ts";
+import { publicPaths } from "../../sdk/core/service-paths.ts";
 import { uploadFile } from "../cli/admin-client.ts";
 import { callPublic, expectProblem } from "../testing/public-api-client.ts";
 import { testAdminToken, uploadFiles } from "../testing/sharing-area.ts";

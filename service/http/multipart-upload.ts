@@ -2,7 +2,8 @@
 
 import { Readable, Transform } from "node:stream";
 import busboy from "busboy";
-import { assertStorableText, HttpProblem } from "../../sdk/core/index.ts";
+import { HttpProblem } from "../../sdk/core/index.ts";
+import { assertStorableText } from "../../sdk/core/json-body.ts";
 import { BlobStorageError, type BlobStore, BlobTooLargeError, type StoredBlob } from "../blobs.ts";
 
 export interface UploadedFile extends StoredBlob {

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { Worker } from "node:worker_threads";
 import { type ServerType, serve } from "@hono/node-server";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { AskStreamLine } from "../../sdk/core/index.ts";
+import type { AskStreamLine } from "../../sdk/core/wire.ts";
 import type { Logger } from "../logger.ts";
 import { ndjsonResponse } from "./ndjson-response.ts";
 

@@ -3,7 +3,7 @@
  * `error` line if it fails midway. The answer runs to its end whatever its reader does, so a slow
  * reader never holds the engine and a reader who leaves still gets its turn saved.
  */
-import type { AskStreamLine } from "../../sdk/core/index.ts";
+import type { AskStreamLine } from "../../sdk/core/wire.ts";
 import { turnOfEventLoop } from "../event-loop.ts";
 import type { Logger } from "../logger.ts";
 import { unexpectedProblem } from "./problem.ts";

@@ -4,13 +4,13 @@ import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { reduceAnswerText } from "../../sdk/core/index.ts";
+import { publicPaths } from "../../sdk/core/service-paths.ts";
 import {
   type PdfHighlightReference,
   pdfRefreshResponseSchema,
   pdfSliceHeaders,
-  publicPaths,
-  reduceAnswerText,
-} from "../../sdk/core/index.ts";
+} from "../../sdk/core/wire.ts";
 import { expectProblem, type PublicCall } from "../testing/public-api-client.ts";
 import {
   evalPdfFolder,

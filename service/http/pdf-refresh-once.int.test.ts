@@ -2,12 +2,9 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type PdfHighlightReference,
-  pdfRefreshResponseSchema,
-  publicPaths,
-  reduceAnswerText,
-} from "../../sdk/core/index.ts";
+import { reduceAnswerText } from "../../sdk/core/index.ts";
+import { publicPaths } from "../../sdk/core/service-paths.ts";
+import { type PdfHighlightReference, pdfRefreshResponseSchema } from "../../sdk/core/wire.ts";
 import { expectProblem, type PublicCall } from "../testing/public-api-client.ts";
 import {
   evalPdfFolder,

@@ -3,7 +3,8 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publicPaths, ragResponseSchema, type Scope, sourceListSchema } from "../../sdk/core/index.ts";
+import { publicPaths } from "../../sdk/core/service-paths.ts";
+import { ragResponseSchema, type Scope, sourceListSchema } from "../../sdk/core/wire.ts";
 import { expectProblem, type PublicCall } from "../testing/public-api-client.ts";
 import {
   evalPdfFolder,

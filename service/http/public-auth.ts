@@ -1,8 +1,8 @@
 /** The public API's guard, in the order a caller fixes things: app code, key, scope, rate. */
 
 import type { MiddlewareHandler } from "hono";
-import type { Scope } from "../../sdk/core/index.ts";
 import { HttpProblem } from "../../sdk/core/index.ts";
+import type { Scope } from "../../sdk/core/wire.ts";
 import type { KeyStore, VerifiedKey } from "../store/keys.ts";
 import type { AppVariables } from "./app.ts";
 import type { RateLimiter } from "./rate-limit.ts";

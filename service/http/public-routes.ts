@@ -1,18 +1,15 @@
 /** The public API of the interface spec (ask, rag, the PDF page slice and PDF refresh), and what an assistant answers from. */
+
+import { HttpProblem, limits, parseInput, readJsonBody } from "../../sdk/core/index.ts";
+import { publicPathTemplates, routePattern } from "../../sdk/core/service-paths.ts";
 import {
   askRequestSchema,
   externalSessionSchema,
-  HttpProblem,
-  limits,
-  parseInput,
   pdfPageQuerySchema,
   pdfRefreshRequestSchema,
   pdfSliceHeaders,
-  publicPathTemplates,
   ragRequestSchema,
-  readJsonBody,
-  routePattern,
-} from "../../sdk/core/index.ts";
+} from "../../sdk/core/wire.ts";
 import { answerQuestion } from "../answer/answer-question.ts";
 import type { AnswerEngine } from "../answer/engine.ts";
 import { topicTerms } from "../answer/question-terms.ts";

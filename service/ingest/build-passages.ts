@@ -1,5 +1,5 @@
 /** Groups a source's sentences into retrieval-sized passages under their headings, keeping every position. */
-import type { ReferenceKind } from "../../sdk/core/index.ts";
+import type { ReferenceKind } from "../../sdk/core/wire.ts";
 import type { PassageEvidence, StoredPassage, StoredSentence } from "../domain.ts";
 import { durableId } from "../ids.ts";
 import type { SourceBlock, SourceSentence, TextSourceBlock } from "./types.ts";

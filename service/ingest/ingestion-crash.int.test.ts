@@ -2,7 +2,7 @@
 import { readFile, rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AdminClient, createAdminClient } from "../../sdk/admin/index.ts";
-import type { DocumentRecord } from "../../sdk/core/index.ts";
+import type { DocumentRecord } from "../../sdk/admin/schemas.ts";
 import { rag, settled, testAdminToken, uploadFiles, waitForDocuments } from "../testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
 import { type EvalPdf, evalPdfPath } from "./pdf/testing/pdf-fixtures.ts";

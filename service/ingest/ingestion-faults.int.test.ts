@@ -9,12 +9,9 @@ import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { createAdminClient } from "../../sdk/admin/index.ts";
-import {
-  type AskStreamLine,
-  askStreamLineSchema,
-  type DocumentRecord,
-  publicPaths,
-} from "../../sdk/core/index.ts";
+import type { DocumentRecord } from "../../sdk/admin/schemas.ts";
+import { publicPaths } from "../../sdk/core/service-paths.ts";
+import { type AskStreamLine, askStreamLineSchema } from "../../sdk/core/wire.ts";
 import { openStore } from "../store/store.ts";
 import { callPublic } from "../testing/public-api-client.ts";
 import { testAdminToken, uploadFiles, waitForDocuments } from "../testing/sharing-area.ts";

@@ -1,5 +1,5 @@
 /** What readers produce: text blocks under their headings, each sentence with its exact positions. */
-import type { PdfSpan } from "../../sdk/core/index.ts";
+import type { PdfSpan } from "../../sdk/core/wire.ts";
 import type { BlockEvidence } from "../domain.ts";
 
 /** One sentence of a source. PDF sentences carry one span per page they cross (rects one per line). */

@@ -7,7 +7,8 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { publicPaths, reduceAnswerText } from "../../sdk/core/index.ts";
+import { reduceAnswerText } from "../../sdk/core/index.ts";
+import { publicPaths } from "../../sdk/core/service-paths.ts";
 import { uploadFile } from "../cli/admin-client.ts";
 import {
   evalPdfFolder,

@@ -2,7 +2,7 @@
  * The properties every answer must have, whatever was sent: no 5xx, no stack trace, problem details
  * with a request id for every refusal, well-formed stream lines, and an answer within the time limit.
  */
-import { problemDetailsSchema } from "../../sdk/core/index.ts";
+import { problemDetailsSchema } from "../../sdk/core/wire.ts";
 import { budget } from "./budget.ts";
 import { count, statusClass, type Tally } from "./tally.ts";
 

@@ -1,5 +1,5 @@
 /** Assistants and their datasources. */
-import type { Assistant, DatasourceRecord } from "../../sdk/core/index.ts";
+import type { Assistant, DatasourceRecord } from "../../sdk/admin/schemas.ts";
 import { randomId } from "../ids.ts";
 import type { ChangeSignal } from "./change-signal.ts";
 import { isoRequired } from "./rows.ts";

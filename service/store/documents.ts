@@ -1,6 +1,6 @@
 /** Documents and their ingestion state; the queue that workers claim from. */
 import { LRUCache } from "lru-cache";
-import type { DocumentRecord, DocumentStatus } from "../../sdk/core/index.ts";
+import type { DocumentRecord, DocumentStatus } from "../../sdk/admin/schemas.ts";
 import { randomId } from "../ids.ts";
 import type { ChangeSignal } from "./change-signal.ts";
 import { isoRequired, json } from "./rows.ts";

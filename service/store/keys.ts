@@ -1,7 +1,8 @@
 /** API keys: shown once, stored as a hash, checked in constant time, revocable at once. */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import type { KeyCreated, KeyRecord, Scope } from "../../sdk/core/index.ts";
+import type { KeyCreated, KeyRecord } from "../../sdk/admin/schemas.ts";
+import type { Scope } from "../../sdk/core/wire.ts";
 import { randomId } from "../ids.ts";
 import { iso, isoRequired } from "./rows.ts";
 import type { SqlQueryable } from "./sql-client.ts";

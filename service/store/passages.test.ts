@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PdfSpan } from "../../sdk/core/index.ts";
+import type { PdfSpan } from "../../sdk/core/wire.ts";
 import type { StoredPassage } from "../domain.ts";
 import { temporaryPgliteDir } from "../testing/pglite-template.ts";
 import { servedBefore } from "../testing/served-before.ts";

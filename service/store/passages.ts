@@ -1,5 +1,5 @@
 /** Passages with their sentence positions; a document's passages are committed all at once or not at all. */
-import type { ReferenceKind } from "../../sdk/core/index.ts";
+import type { ReferenceKind } from "../../sdk/core/wire.ts";
 import type { PassageEvidence, PassageWithSource, StoredPassage } from "../domain.ts";
 import { turnOfEventLoop } from "../event-loop.ts";
 import type { ChangeSignal } from "./change-signal.ts";

@@ -6,7 +6,7 @@
  * passages took 1.2-1.5 s to commit, now 0.5-0.7 s. Rows written before this form keep objects
  * (`{ start, end, spans, text? }`), which are still read.
  */
-import type { PdfSpan, Rect } from "../../sdk/core/index.ts";
+import type { PdfSpan, Rect } from "../../sdk/core/wire.ts";
 import type { StoredSentence } from "../domain.ts";
 
 type StoredSpan = Array<number | string>;

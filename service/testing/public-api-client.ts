@@ -1,6 +1,6 @@
 /** Raw HTTP calls to the public API as a host backend makes them, with every header overridable, and the checks every error response must pass. */
 import { expect } from "vitest";
-import { type ErrorCode, type ProblemDetails, problemDetailsSchema } from "../../sdk/core/index.ts";
+import { type ErrorCode, type ProblemDetails, problemDetailsSchema } from "../../sdk/core/wire.ts";
 
 export interface PublicCall {
   method?: "GET" | "POST";

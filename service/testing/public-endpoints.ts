@@ -1,14 +1,14 @@
 /** The public endpoints as tables can drive them: a valid request for each, and what its 200 must hold. */
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
+import { reduceAnswerText } from "../../sdk/core/index.ts";
+import { publicPaths } from "../../sdk/core/service-paths.ts";
 import {
   pdfRefreshResponseSchema,
-  publicPaths,
   ragResponseSchema,
-  reduceAnswerText,
   type Scope,
   sourceListSchema,
-} from "../../sdk/core/index.ts";
+} from "../../sdk/core/wire.ts";
 import type { PublicCall } from "./public-api-client.ts";
 import { mintedReference, type PublicApiFixture, testSession, testUser } from "./public-api-fixture.ts";
 

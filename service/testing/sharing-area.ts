@@ -1,8 +1,9 @@
 /** Helpers for cross-process tests of the sharing area: raw uploads, waiting for ingestion, rag calls. */
 
 import type { AdminClient } from "../../sdk/admin/index.ts";
-import type { DocumentRecord, RetrievalResult } from "../../sdk/core/index.ts";
-import { adminBasePath, publicPaths } from "../../sdk/core/index.ts";
+import type { DocumentRecord } from "../../sdk/admin/schemas.ts";
+import { adminBasePath, publicPaths } from "../../sdk/core/service-paths.ts";
+import type { RetrievalResult } from "../../sdk/core/wire.ts";
 import { type DocumentListing, watchListing } from "../cli/admin-client.ts";
 
 /** Passed to spawned services as CKA_ADMIN_TOKEN, so tests need not read the data folder. */

@@ -1,9 +1,10 @@
 /** A `ServiceStore` on Supabase's Data API: every call runs as the signed-in user, so row-level security applies. */
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { z } from "zod";
-import { CitedError, conversationRenameSchema, pdfTokenSchema } from "../../core/index.ts";
+import { CitedError, titleFrom } from "../../core/index.ts";
+import { conversationRenameSchema, pdfTokenSchema } from "../../core/wire.ts";
 import { newMessageId } from "../../server/message-id.ts";
-import { type ServiceStore, titleFrom } from "../../server/service-store.ts";
+import type { ServiceStore } from "../../server/service-store.ts";
 import {
   citedReferenceRows,
   conversationRowSchema,

@@ -6,7 +6,7 @@ import {
   externalSessionSchema,
   pdfRefreshRequestSchema,
   ragRequestSchema,
-} from "../index.ts";
+} from "../wire.ts";
 
 const ask = (message: string) => ({ id_user: "user-1", message });
 const rag = (extra: Record<string, unknown>) => ({ query: "how to purge packages", ...extra });

@@ -1,12 +1,12 @@
 /** The ServiceStore's rows as Postgres gives them (snake_case), checked and turned into host records. */
 import { z } from "zod";
+import type { AnswerState } from "../../core/index.ts";
 import {
-  type AnswerState,
   answerStateSchema,
   conversationSchema,
   referenceSchema,
   storedMessageSchema,
-} from "../../core/index.ts";
+} from "../../core/wire.ts";
 import { pdfTokenOf, type StoredReference } from "../service-store.ts";
 
 /** A timestamp as `pg` (a Date), PGlite or JSON (a string, any offset) gives it, as ISO 8601 in UTC. */

@@ -1,7 +1,8 @@
 /** Test support: the handler in front of a fake service that replays a recorded ask stream. */
 import { expect } from "vitest";
 import { readFixture } from "../../core/fixtures/fixture-streams.ts";
-import { type ProblemDetails, reduceAnswerText } from "../../core/index.ts";
+import { reduceAnswerText } from "../../core/index.ts";
+import type { ProblemDetails } from "../../core/wire.ts";
 import { createServiceHandler } from "../create-service-handler.ts";
 import { createMemoryServiceStore } from "../memory-service-store.ts";
 import type { ServiceStore } from "../service-store.ts";

@@ -3,12 +3,9 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type AnswerState,
-  type AskStreamLine,
-  publicPaths,
-  reduceAnswerText,
-} from "../../../sdk/core/index.ts";
+import { type AnswerState, reduceAnswerText } from "../../../sdk/core/index.ts";
+import { publicPaths } from "../../../sdk/core/service-paths.ts";
+import type { AskStreamLine } from "../../../sdk/core/wire.ts";
 import {
   type OpenAiStandIn,
   promptText,

@@ -1,6 +1,7 @@
 /** The chat prompt of the LLM engine: rules, the last turns, the question, and the top passages with numbered sentences. */
-import type { DetailLevel, TechnicalityLevel } from "../../../sdk/core/index.ts";
+
 import { segmentAnswer } from "../../../sdk/core/index.ts";
+import type { DetailLevel, TechnicalityLevel } from "../../../sdk/core/wire.ts";
 import type { PassageWithSource } from "../../domain.ts";
 import type { Turn } from "../../store/sessions.ts";
 import type { EngineRequest } from "../engine.ts";

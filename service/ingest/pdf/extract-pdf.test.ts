@@ -1,7 +1,7 @@
 import path from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PdfSpan } from "../../../sdk/core/index.ts";
+import type { PdfSpan } from "../../../sdk/core/wire.ts";
 import type { PdfExtraction, SourceSentence } from "../types.ts";
 import { extractPdf } from "./extract-pdf.ts";
 import {

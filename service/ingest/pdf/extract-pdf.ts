@@ -1,6 +1,6 @@
 /** The PDF reader: bytes → text blocks under headings, each sentence with its highlight rectangles. */
 import type { PDFDocumentProxy } from "pdfjs-dist/types/src/pdf";
-import type { PdfSpan } from "../../../sdk/core/index.ts";
+import type { PdfSpan } from "../../../sdk/core/wire.ts";
 import { sentenceRanges } from "../sentences.ts";
 import type { PdfExtraction, SourceBlock } from "../types.ts";
 import { PdfReadError } from "../types.ts";

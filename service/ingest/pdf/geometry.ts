@@ -1,5 +1,5 @@
 /** Rectangles and affine maps in displayed page space (PDF points, top-left origin). */
-import type { Rect } from "../../../sdk/core/index.ts";
+import type { Rect } from "../../../sdk/core/wire.ts";
 
 export type { Rect };
 

@@ -1,5 +1,5 @@
 /** Turns a sentence's character range in a block into highlight rectangles, one per line, grouped by page. */
-import type { PdfSpan } from "../../../sdk/core/index.ts";
+import type { PdfSpan } from "../../../sdk/core/wire.ts";
 import type { BlockDraft } from "./blocks.ts";
 import { type Rect, roundRect, unionRect } from "./geometry.ts";
 import { fragmentRect, type TextLine } from "./text-lines.ts";

@@ -1,5 +1,5 @@
 /** Guesses how a table would be charted from its column types: numbers over dates, categories or numbers. */
-import type { ChartHint } from "../../../sdk/core/index.ts";
+import type { ChartHint } from "../../../sdk/core/wire.ts";
 
 export type ColumnType = "number" | "date" | "category" | "text" | "empty";
 

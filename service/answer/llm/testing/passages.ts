@@ -1,5 +1,5 @@
 /** Passages from the Debian Reference (chapter 1) and engine requests over them, for the LLM engine's tests. */
-import type { DetailLevel, TechnicalityLevel } from "../../../../sdk/core/index.ts";
+import type { DetailLevel, TechnicalityLevel } from "../../../../sdk/core/wire.ts";
 import type { PassageWithSource } from "../../../domain.ts";
 import { analyze, analyzeQuery } from "../../../index/analyzer.ts";
 import type { Turn } from "../../../store/sessions.ts";

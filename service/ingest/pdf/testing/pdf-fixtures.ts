@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { deflateSync } from "node:zlib";
-import type { PdfSpan } from "../../../../sdk/core/index.ts";
+import type { PdfSpan } from "../../../../sdk/core/wire.ts";
 
 const run = promisify(execFile);
 

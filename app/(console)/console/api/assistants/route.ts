@@ -1,6 +1,6 @@
 /** Creates an assistant (operators only). */
 import { consoleRoute, noParams, readJson } from "@/lib/console/route";
-import { assistantCreateSchema } from "@/sdk/core/index.ts";
+import { assistantCreateSchema } from "@/sdk/admin/schemas.ts";
 
 export const POST = consoleRoute(noParams, async (request, { admin }) => {
   const { name } = await readJson(request, assistantCreateSchema);

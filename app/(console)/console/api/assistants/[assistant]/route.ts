@@ -1,6 +1,6 @@
 /** Renames or deletes an assistant (operators only). */
 import { assistantParams, consoleRoute, readJson } from "@/lib/console/route";
-import { assistantRenameSchema } from "@/sdk/core/index.ts";
+import { assistantRenameSchema } from "@/sdk/admin/schemas.ts";
 
 export const PATCH = consoleRoute(assistantParams, async (request, { params, admin }) => {
   const { name } = await readJson(request, assistantRenameSchema);

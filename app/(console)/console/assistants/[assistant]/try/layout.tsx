@@ -4,7 +4,7 @@ import { CitedBrowserProvider } from "@/components/cited-browser-provider";
 import { TrySections } from "@/components/console/try-sections";
 import { trialKeyLifetimeSeconds, trialMountPath } from "@/lib/console/trial";
 import { browserSupabaseProject, serverEnvironment } from "@/lib/env";
-import { assistantIdSchema } from "@/sdk/core/index.ts";
+import { assistantIdSchema } from "@/sdk/core/wire.ts";
 
 /** The Try tab: what it is, then its chat or its search, both calling the Try tab's route. */
 export default async function TryLayout({

@@ -6,7 +6,7 @@ import { assistantSources } from "@/lib/assistant-sources";
 import { authScopeOf } from "@/lib/auth";
 import { requireOperator } from "@/lib/console/operator";
 import { trialChatPath, trialClient, trialStore, trialUserId } from "@/lib/console/trial";
-import { assistantIdSchema } from "@/sdk/core/index.ts";
+import { assistantIdSchema } from "@/sdk/core/wire.ts";
 
 /** The Try tab's chat: the app's own chat, on the operator's test conversations with this assistant. */
 export default async function TryChatLayout({

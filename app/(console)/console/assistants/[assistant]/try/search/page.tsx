@@ -6,7 +6,7 @@ import { consoleAdminClient } from "@/lib/console/admin-client";
 import { requireOperator } from "@/lib/console/operator";
 import { trialSearch, trialUserId } from "@/lib/console/trial";
 import { searchParamsSchema } from "@/lib/search";
-import { assistantIdSchema } from "@/sdk/core/index.ts";
+import { assistantIdSchema } from "@/sdk/core/wire.ts";
 
 export const metadata: Metadata = { title: "Try search · Console · Cited" };
 

@@ -1,7 +1,7 @@
 /** Deletes one document of an assistant (operators only): it leaves the index at once. */
 import { z } from "zod";
 import { consoleRoute } from "@/lib/console/route";
-import { assistantIdSchema, documentIdSchema } from "@/sdk/core/index.ts";
+import { assistantIdSchema, documentIdSchema } from "@/sdk/core/wire.ts";
 
 const params = z.object({ assistant: assistantIdSchema, document: documentIdSchema });
 

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { consoleRoute } from "@/lib/console/route";
 import { handleTrialRequest } from "@/lib/console/trial";
-import { assistantIdSchema } from "@/sdk/core/index.ts";
+import { assistantIdSchema } from "@/sdk/core/wire.ts";
 
 const params = z.object({ assistant: assistantIdSchema, path: z.array(z.string()) });
 

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { ConversationView } from "@/components/chat/conversation-view";
 import { requireOperator } from "@/lib/console/operator";
 import { trialStore, trialUserId } from "@/lib/console/trial";
-import { assistantIdSchema } from "@/sdk/core/index.ts";
+import { assistantIdSchema } from "@/sdk/core/wire.ts";
 
 export const metadata: Metadata = { title: "Try · Console · Cited" };
 

@@ -6,7 +6,7 @@ import {
   documentIdSchema,
   keyIdSchema,
   scopeSchema,
-} from "./common.ts";
+} from "../core/schemas/common.ts";
 
 const assistantNameSchema = z
   .string()
