@@ -14,8 +14,8 @@ import { createHttpApp, type ServiceHono } from "./http/app.ts";
 import { mountPublicRoutes } from "./http/public-routes.ts";
 import { createRateLimiter, createSharedRateLimiter } from "./http/rate-limit.ts";
 import type { Logger } from "./logger.ts";
-import { createPdfSlicer } from "./pdf/pdf-slicer.ts";
-import { createPdfTokens } from "./pdf/pdf-token.ts";
+import { createPdfSlicer } from "./pdf-slices/pdf-slicer.ts";
+import { createPdfTokens } from "./pdf-slices/pdf-token.ts";
 import type { Runtime } from "./runtime.ts";
 
 export interface ServiceApp {

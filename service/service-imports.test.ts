@@ -15,7 +15,7 @@ const layers: ReadonlyArray<readonly string[]> = [
   ["http", "server.ts", "service-app.ts", "runtime.ts", "config.ts", "secrets.ts", "cli", "cli.ts"],
   ["answer", "ingest"],
   ["embedding"],
-  ["index", "store", "pdf", "blobs.ts", "blob-sweeper.ts", "data-lock.ts"],
+  ["index", "store", "pdf-slices", "blobs.ts", "blob-sweeper.ts", "data-lock.ts"],
   ["domain.ts", "ids.ts", "logger.ts", "event-loop.ts"],
 ];
 

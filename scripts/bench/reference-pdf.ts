@@ -4,7 +4,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { publicPaths } from "../../sdk/core/service-paths.ts";
-import { createPdfTokens } from "../../service/pdf/pdf-token.ts";
+import { createPdfTokens } from "../../service/pdf-slices/pdf-token.ts";
 import { temporaryDirectory } from "../../service/testing/temporary-directory.ts";
 import { type BenchService, sharedSecrets } from "./bench-service.ts";
 

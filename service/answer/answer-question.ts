@@ -5,7 +5,7 @@ import type { Reranker } from "../embedding/text-embedder.ts";
 import { randomId } from "../ids.ts";
 import type { Bm25Index } from "../index/bm25-index.ts";
 import { decodeVectors } from "../index/vector-codec.ts";
-import type { PdfTokens } from "../pdf/pdf-token.ts";
+import type { PdfTokens } from "../pdf-slices/pdf-token.ts";
 import type { Store } from "../store/store.ts";
 import { expectedAnswer } from "./answer-type.ts";
 import type { AnswerEngine } from "./engine.ts";

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { buildPassages } from "../ingest/build-passages.ts";
 import { readMarkdown } from "../ingest/text/read-markdown.ts";
-import { createPdfTokens } from "../pdf/pdf-token.ts";
+import { createPdfTokens } from "../pdf-slices/pdf-token.ts";
 import { buildReference } from "./references.ts";
 
 const markdown = `# Backups

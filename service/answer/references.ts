@@ -3,7 +3,7 @@ import { boundingRect } from "../../sdk/core/index.ts";
 import type { PdfSpan, Reference, TextContext } from "../../sdk/core/wire.ts";
 import type { PassageWithSource, StoredSentence } from "../domain.ts";
 import { durableId } from "../ids.ts";
-import type { PdfTokens } from "../pdf/pdf-token.ts";
+import type { PdfTokens } from "../pdf-slices/pdf-token.ts";
 
 export interface CitedSpan {
   passage: PassageWithSource;

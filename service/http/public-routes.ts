@@ -18,8 +18,8 @@ import { retrieve, type SemanticSearch, type SemanticUnavailable } from "../answ
 import type { PriorityEmbedder, Reranker } from "../embedding/text-embedder.ts";
 import type { AssistantIndexes } from "../index/assistant-indexes.ts";
 import type { Logger } from "../logger.ts";
-import type { PdfSlicer } from "../pdf/pdf-slicer.ts";
-import type { PdfTokens } from "../pdf/pdf-token.ts";
+import type { PdfSlicer } from "../pdf-slices/pdf-slicer.ts";
+import type { PdfTokens } from "../pdf-slices/pdf-token.ts";
 import type { Store } from "../store/store.ts";
 import type { ServiceHono } from "./app.ts";
 import { ndjsonResponse } from "./ndjson-response.ts";

@@ -6,7 +6,7 @@ import { type AdminClient, createAdminClient } from "../../sdk/admin/index.ts";
 import type { Assistant, DocumentRecord, KeyCreated } from "../../sdk/admin/schemas.ts";
 import type { Scope } from "../../sdk/core/wire.ts";
 import { uploadFile } from "../cli/admin-client.ts";
-import { createPdfTokens, type PdfTokenClaims } from "../pdf/pdf-token.ts";
+import { createPdfTokens, type PdfTokenClaims } from "../pdf-slices/pdf-token.ts";
 import { openInProcessService } from "./in-process-service.ts";
 import { callPublic, type PublicCall } from "./public-api-client.ts";
 import { type SpawnedService, spawnService } from "./spawn-service.ts";

@@ -7,7 +7,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { createBlobStore } from "../blobs.ts";
-import { createPdfSlicer } from "../pdf/pdf-slicer.ts";
+import { createPdfSlicer } from "../pdf-slices/pdf-slicer.ts";
 
 const [blobsFolder, sha256, pages] = process.argv.slice(2);
 const pageCount = Number(pages);
