@@ -1,5 +1,5 @@
-/** One ask, as the stream of lines CONTRACT.md describes: status, search activity, growing utterances, done. */
-import type { AskStreamLine, Claim, DetailLevel, Reference, TechnicalityLevel } from "../../sdk/core/wire.ts";
+/** One ask, as the events the wire's stream is made of: status, the search, each claim with its citation, done. */
+import type { DetailLevel, TechnicalityLevel } from "../../sdk/core/wire.ts";
 import { ModelServerError } from "../embedding/model-server-error.ts";
 import type { Reranker } from "../embedding/text-embedder.ts";
 import { randomId } from "../ids.ts";
@@ -11,7 +11,7 @@ import { expectedAnswer } from "./answer-type.ts";
 import type { AnswerEngine } from "./engine.ts";
 import { refusalText } from "./extractive-engine.ts";
 import { questionTerms } from "./question-terms.ts";
-import { buildReference } from "./references.ts";
+import { type Citation, cite } from "./references.ts";
 import { rerankSentences } from "./rerank-sentences.ts";
 import { retrieve, type SemanticSearch, type SemanticUnavailable } from "./retrieve.ts";
 import { unknownNames } from "./specific-names.ts";
@@ -36,6 +36,34 @@ export interface AskDependencies {
   reranker: Reranker | null;
 }
 
+export type AnswerStage = "retrieving" | "reading" | "composing";
+
+/** A claim as the answer gives it: its sentence, the span it cites and how well that span backs it. */
+export interface AnsweredClaim {
+  /** 1-based position in the answer. */
+  n: number;
+  text: string;
+  support: number;
+  relevance: number;
+  verbatim: boolean;
+}
+
+export type AnswerEvent =
+  | { type: "status"; stage: AnswerStage; message: string }
+  | { type: "search"; query: string; followUp: boolean; passages: number }
+  /** `text`: the answer so far, with its markers; `number`: the citation's number in this answer. */
+  | {
+      type: "claim";
+      messageId: string;
+      text: string;
+      claim: AnsweredClaim;
+      citation: Citation;
+      number: number;
+      firstCitation: boolean;
+    }
+  | { type: "refusal"; messageId: string; text: string }
+  | { type: "done"; messageId: string; refusal: boolean; passagesRead: number; ms: number };
+
 /** Earlier turns an engine may read to understand a follow-up. */
 const historyTurns = 3;
 
@@ -58,7 +86,7 @@ export async function* answerQuestion(
   input: AskInput,
   dependencies: AskDependencies,
   signal?: AbortSignal,
-): AsyncGenerator<AskStreamLine> {
+): AsyncGenerator<AnswerEvent> {
   const started = performance.now();
   const messageId = randomId("msg");
   const { store, index } = dependencies;
@@ -74,11 +102,7 @@ export async function* answerQuestion(
   );
   const hits = retrieved.hits;
   if (retrieved.fallback !== null) yield { type: "status", stage: "retrieving", message: retrieved.fallback };
-  yield {
-    type: "activity",
-    name: "search",
-    detail: { query: input.message, follow_up: question.followUp, passages: hits.length },
-  };
+  yield { type: "search", query: input.message, followUp: question.followUp, passages: hits.length };
 
   yield { type: "status", stage: "reading", message: `Reading ${hits.length} passages` };
   const passages = await store.passages.byIds(
@@ -152,31 +176,23 @@ export async function* answerQuestion(
   const numbering: Record<string, number> = {};
   const cited: string[] = [];
   for await (const composed of claims) {
-    const reference: Reference = buildReference(composed.span, {
+    const citation = cite(composed.span, {
       tokens: dependencies.tokens,
       user: input.user,
       session: input.session,
     });
-    const isNew = numbering[reference.id] === undefined;
-    if (isNew) numbering[reference.id] = Object.keys(numbering).length + 1;
+    const firstCitation = numbering[citation.id] === undefined;
+    if (firstCitation) numbering[citation.id] = Object.keys(numbering).length + 1;
     cited.push(composed.span.passage.id);
-    const claim: Claim = {
+    const claim: AnsweredClaim = {
       n: cited.length,
       text: composed.text,
-      reference_ids: [reference.id],
       support: composed.support,
       relevance: composed.relevance,
       verbatim: composed.verbatim,
     };
-    text += `${text ? " " : ""}${composed.text}{{GIST:${claim.n}}}{{CIT:${reference.id}}}`;
-    yield {
-      type: "utterance",
-      id_message: messageId,
-      text,
-      claims: [claim],
-      references: isNew ? [reference] : [],
-      numbering: isNew ? { [reference.id]: numbering[reference.id]! } : {},
-    };
+    text += `${text ? " " : ""}${composed.text}{{GIST:${claim.n}}}{{CIT:${citation.id}}}`;
+    yield { type: "claim", messageId, text, claim, citation, number: numbering[citation.id]!, firstCitation };
   }
   const refusal = cited.length === 0;
   if (refusal) {
@@ -186,7 +202,7 @@ export async function* answerQuestion(
       [...new Set(covered.map((document) => document.title ?? document.file_name))],
       missingNames,
     );
-    yield { type: "utterance", id_message: messageId, text, claims: [], references: [], numbering: {} };
+    yield { type: "refusal", messageId, text };
   }
 
   await store.sessions.appendTurn(input.assistantId, input.session, {
@@ -199,8 +215,9 @@ export async function* answerQuestion(
   });
   yield {
     type: "done",
-    id_message: messageId,
+    messageId,
     refusal,
-    usage: { passages_read: passages.length, ms: Math.round(performance.now() - started) },
+    passagesRead: passages.length,
+    ms: Math.round(performance.now() - started),
   };
 }

@@ -1,7 +1,6 @@
-/** Turns a cited sentence span of a passage into a wire Reference with a durable id and, for PDFs, a token. */
-import { boundingRect } from "../../sdk/core/index.ts";
-import type { PdfSpan, Reference, TextContext } from "../../sdk/core/wire.ts";
-import type { PassageWithSource, StoredSentence } from "../domain.ts";
+/** A cited sentence span of a passage: its durable id and, for a PDF, the token that serves its pages. */
+import type { PdfToken } from "../../sdk/core/wire.ts";
+import type { PassageWithSource } from "../domain.ts";
 import { durableId } from "../ids.ts";
 import type { PdfTokens } from "../pdf-slices/pdf-token.ts";
 
@@ -10,6 +9,12 @@ export interface CitedSpan {
   /** Index of the first and last cited sentence in the passage. */
   first: number;
   last: number;
+}
+
+/** What an answer cites: the span, its id, and the PDF token when the passage is a PDF's. */
+export interface Citation extends CitedSpan {
+  id: string;
+  pdf: PdfToken | null;
 }
 
 export interface TokenContext {
@@ -23,98 +28,25 @@ export function referenceId(span: CitedSpan): string {
   return durableId("ref", span.passage.assistantId, span.passage.id, span.first, span.last);
 }
 
-/** Spans of consecutive sentences merged per page, in page order. */
-function mergeSpans(sentences: readonly StoredSentence[]): PdfSpan[] {
-  const byPage = new Map<number, PdfSpan>();
-  for (const sentence of sentences) {
-    for (const span of sentence.spans ?? []) {
-      const existing = byPage.get(span.page_index);
-      if (existing) existing.rects.push(...span.rects);
-      else byPage.set(span.page_index, { ...span, rects: [...span.rects] });
-    }
-  }
-  return [...byPage.values()].sort((a, b) => a.page_index - b.page_index);
+/** The pages the cited sentences lie on, in page order. */
+export function citedPages(span: CitedSpan): number[] {
+  const sentences = span.passage.sentences.slice(span.first, span.last + 1);
+  const pages = sentences.flatMap((sentence) => (sentence.spans ?? []).map((item) => item.page_index));
+  return [...new Set(pages)].sort((a, b) => a - b);
 }
 
-/** Neighbours shown around a quote: a few sentences of prose, more lines of code. */
-const contextSize = { prose: 3, code: 8 } as const;
-
-function textContext(span: CitedSpan, code: true | undefined): TextContext {
-  const texts = span.passage.sentences.map((sentence) => sentence.text);
-  const size = code ? contextSize.code : contextSize.prose;
-  return {
-    before: texts.slice(Math.max(0, span.first - size), span.first),
-    cited: texts.slice(span.first, span.last + 1),
-    after: texts.slice(span.last + 1, span.last + 1 + size),
-    code: code === true,
-  };
-}
-
-export function buildReference(span: CitedSpan, context: TokenContext): Reference {
-  const { passage } = span;
-  const sentences = passage.sentences.slice(span.first, span.last + 1);
+export function cite(span: CitedSpan, context: TokenContext): Citation {
   const id = referenceId(span);
-  const base = {
-    id,
-    id_datasource: passage.datasourceId,
-    id_document: passage.documentId,
-    title: passage.fileName,
-    quote: sentences.map((sentence) => sentence.text).join(" "),
-    url: null as string | null,
-    metadata: { heading: passage.heading || null, document_title: passage.title, id_passage: passage.id },
-  };
-  const evidence = passage.evidence;
-  switch (evidence.kind) {
-    case "pdf_highlight": {
-      const spans = mergeSpans(sentences);
-      const first = spans[0];
-      if (!first) throw new Error(`passage ${passage.id} has a PDF sentence without positions`);
-      const pdf = context.tokens.issue({
-        assistant: passage.assistantId,
-        reference: id,
-        document: passage.documentId,
-        pages: spans.map((item) => item.page_index),
-        user: context.user,
-        session: context.session,
-      });
-      return {
-        ...base,
-        kind: "pdf_highlight",
-        page_index: first.page_index,
-        page_label: first.page_label ?? null,
-        rects: first.rects,
-        bbox: boundingRect(first.rects),
-        page_width: first.page_width,
-        page_height: first.page_height,
-        spans,
-        pdf,
-      };
-    }
-    case "table":
-      return {
-        ...base,
-        kind: "table",
-        columns: evidence.columns,
-        rows: evidence.rows,
-        chart_hint: evidence.chartHint,
-      };
-    case "transcript_snippet":
-      return { ...base, kind: "transcript_snippet", start_s: evidence.startS, end_s: evidence.endS };
-    case "video_interval":
-      return {
-        ...base,
-        kind: "video_interval",
-        url: evidence.url,
-        start_s: evidence.startS,
-        end_s: evidence.endS,
-      };
-    case "external_link":
-      return { ...base, kind: "external_link", url: evidence.url, context: textContext(span, evidence.code) };
-    case "image":
-      return { ...base, kind: "image", url: evidence.url };
-    case "catalogue_record":
-      return { ...base, kind: "catalogue_record", metadata: { ...base.metadata, record: evidence.record } };
-    case "paragraph":
-      return { ...base, kind: "paragraph", context: textContext(span, evidence.code) };
-  }
+  if (span.passage.evidence.kind !== "pdf_highlight") return { ...span, id, pdf: null };
+  const pages = citedPages(span);
+  if (pages.length === 0) throw new Error(`passage ${span.passage.id} has a PDF sentence without positions`);
+  const pdf = context.tokens.issue({
+    assistant: span.passage.assistantId,
+    reference: id,
+    document: span.passage.documentId,
+    pages,
+    user: context.user,
+    session: context.session,
+  });
+  return { ...span, id, pdf };
 }

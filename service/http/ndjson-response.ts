@@ -23,7 +23,7 @@ const encodeLine = (line: AskStreamLine) => encoder.encode(`${JSON.stringify(lin
  * a dozen lines); the HTTP writer takes them from it as the socket drains.
  *
  * @example
- * return ndjsonResponse((signal) => answerQuestion(input, dependencies, signal), { requestId, logger });
+ * return ndjsonResponse((signal) => askStreamLines(answerQuestion(input, dependencies, signal)), { requestId, logger });
  */
 export function ndjsonResponse(
   answer: (signal: AbortSignal) => AsyncIterable<AskStreamLine>,

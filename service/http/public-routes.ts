@@ -13,7 +13,6 @@ import {
 import { answerQuestion } from "../answer/answer-question.ts";
 import type { AnswerEngine } from "../answer/engine.ts";
 import { topicTerms } from "../answer/question-terms.ts";
-import { toRetrievalResult } from "../answer/retrieval-result.ts";
 import { retrieve, type SemanticSearch, type SemanticUnavailable } from "../answer/retrieve.ts";
 import type { PriorityEmbedder, Reranker } from "../embedding/text-embedder.ts";
 import type { AssistantIndexes } from "../index/assistant-indexes.ts";
@@ -22,9 +21,11 @@ import type { PdfSlicer } from "../pdf-slices/pdf-slicer.ts";
 import type { PdfTokens } from "../pdf-slices/pdf-token.ts";
 import type { Store } from "../store/store.ts";
 import type { ServiceHono } from "./app.ts";
+import { askStreamLines } from "./ask-stream-lines.ts";
 import { ndjsonResponse } from "./ndjson-response.ts";
 import { assertOwnAssistant, requireApiKey } from "./public-auth.ts";
 import type { RateLimiter } from "./rate-limit.ts";
+import { toRetrievalResult } from "./wire-retrieval-result.ts";
 
 export interface PublicDependencies {
   store: Store;
@@ -80,10 +81,12 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
     };
     return ndjsonResponse(
       (signal) =>
-        answerQuestion(
-          ask,
-          { store, index, semantic, tokens, engine: dependencies.engine, reranker: dependencies.reranker },
-          signal,
+        askStreamLines(
+          answerQuestion(
+            ask,
+            { store, index, semantic, tokens, engine: dependencies.engine, reranker: dependencies.reranker },
+            signal,
+          ),
         ),
       { requestId: context.get("requestId"), logger: dependencies.logger },
     );

@@ -1,9 +1,10 @@
 /** References of text sources carry the quote in its context, and a code block's lines as code. */
 import { describe, expect, it } from "vitest";
+import { cite } from "../answer/references.ts";
 import { buildPassages } from "../ingest/build-passages.ts";
 import { readMarkdown } from "../ingest/text/read-markdown.ts";
 import { createPdfTokens } from "../pdf-slices/pdf-token.ts";
-import { buildReference } from "./references.ts";
+import { wireReference } from "./wire-reference.ts";
 
 const markdown = `# Backups
 
@@ -33,7 +34,7 @@ const context = {
 describe("a reference to a Markdown source", () => {
   it("quotes a sentence among its neighbours", () => {
     const prose = passages.find((passage) => passage.text.includes("three copies"))!;
-    const reference = buildReference({ passage: prose, first: 1, last: 1 }, context);
+    const reference = wireReference(cite({ passage: prose, first: 1, last: 1 }, context));
     expect(reference).toMatchObject({
       kind: "paragraph",
       quote: "Keep three copies of your data.",
@@ -49,7 +50,7 @@ describe("a reference to a Markdown source", () => {
   it("quotes a line of a code block among its lines, as code, never merged with the prose before it", () => {
     const code = passages.find((passage) => passage.text.includes("split -b"))!;
     expect(code.text).not.toContain("three copies");
-    const reference = buildReference({ passage: code, first: 1, last: 1 }, context);
+    const reference = wireReference(cite({ passage: code, first: 1, last: 1 }, context));
     expect(reference).toMatchObject({
       quote: "split -b 2000m backup.tgz part-",
       context: { before: ["tar -czf backup.tgz /etc"], after: ["ls part-*"], code: true },

@@ -1,4 +1,4 @@
-/** A ranked passage as `rag` returns it (CONTRACT: retrieval result metadata). */
+/** A ranked passage as the wire's `rag` result (CONTRACT: retrieval result metadata). */
 import type { RetrievalResult } from "../../sdk/core/wire.ts";
 import type { PassageWithSource } from "../domain.ts";
 
