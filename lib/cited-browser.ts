@@ -3,7 +3,8 @@
  * Embedded mode: the session cookie goes along by itself. Supabase mode: each call carries the
  * Supabase session's access token as a bearer header, refreshed once when it has expired.
  */
-import { createAuthenticatedFetch, supabaseAccessTokenSource } from "@/sdk/adapters/fetch/index.ts";
+import { createAuthenticatedFetch } from "@/sdk/adapters/fetch/index.ts";
+import { supabaseAccessTokenSource } from "@/sdk/adapters/supabase-browser/index.ts";
 import { createServiceBrowserClient, type ServiceBrowserClient } from "@/sdk/browser/index.ts";
 import { createSupabaseBrowserClient } from "./supabase/client.ts";
 import type { SupabaseProject } from "./supabase/project.ts";

@@ -144,12 +144,8 @@ const expected: Record<string, readonly string[]> = {
     "createSupabaseServiceStore",
     "createSupabaseUserClient",
   ],
-  "adapters/fetch": [
-    "AccessTokenSource",
-    "AuthenticatedFetchOptions",
-    "createAuthenticatedFetch",
-    "supabaseAccessTokenSource",
-  ],
+  "adapters/fetch": ["AccessTokenSource", "AuthenticatedFetchOptions", "createAuthenticatedFetch"],
+  "adapters/supabase-browser": ["supabaseAccessTokenSource"],
 };
 
 function exportsOf(entries: readonly string[]): Map<string, string[]> {

@@ -6,9 +6,12 @@ import { describe, expect, it } from "vitest";
 
 const sdkRoot = import.meta.dirname;
 /** Peers any SDK folder may import. */
-const sharedPeers = ["zod", "react", "react-pdf", "@supabase/supabase-js"];
+const sharedPeers = ["zod", "react", "react-pdf"];
 /** Peers only one folder may import: a host that copies sdk/ without that adapter does not need them. */
-const folderPeers: Record<string, readonly string[]> = { "adapters/supabase": ["jose"] };
+const folderPeers: Record<string, readonly string[]> = {
+  "adapters/supabase": ["@supabase/supabase-js", "jose"],
+  "adapters/supabase-browser": ["@supabase/supabase-js"],
+};
 
 function peersOf(path: string): string[] {
   const location = relative(sdkRoot, path).split(sep).join("/");
@@ -65,12 +68,13 @@ describe("sdk imports", () => {
         "react/index.ts",
         "adapters/supabase/index.ts",
         "adapters/fetch/index.ts",
+        "adapters/supabase-browser/index.ts",
       ]),
     );
     expect(names.some((name) => name.includes(".test."))).toBe(false);
   });
 
-  it("imports nothing outside sdk/ but zod, react, react-pdf, @supabase/supabase-js, and jose in adapters/supabase", () => {
+  it("imports nothing outside sdk/ but zod, react, react-pdf, and @supabase/supabase-js and jose in the Supabase adapters", () => {
     const problems = files.flatMap((path) =>
       importsOf(path).flatMap((specifier) => {
         const reason = violation(path, specifier);
@@ -90,6 +94,10 @@ describe("sdk imports", () => {
     expect(violation(browser, "node:fs")).toBe("a node: builtin outside sdk/server");
     expect(violation(browser, "fs")).toBe("not a declared peer");
     expect(violation(server, "node:crypto")).toBeNull();
+    expect(violation(server, "@supabase/supabase-js")).toBe("not a declared peer");
+    expect(violation(join(sdkRoot, "adapters", "supabase-browser", "example.ts"), "jose")).toBe(
+      "not a declared peer",
+    );
     expect(violation(browser, "react/jsx-runtime")).toBeNull();
     expect(violation(browser, "../core/index.ts")).toBeNull();
 

@@ -9,8 +9,8 @@ import { ApiConnectionError, AuthenticationError } from "../../core/index.ts";
 import { bearerToken, createSupabaseAccessTokenVerifier } from "../supabase/index.ts";
 import { type ServedHandler, serveFetchHandler } from "../supabase/testing/serve-fetch-handler.ts";
 import { type SupabaseStandIn, startSupabaseStandIn } from "../supabase/testing/supabase-stand-in.ts";
+import { supabaseAccessTokenSource } from "../supabase-browser/supabase-access-token-source.ts";
 import { createAuthenticatedFetch } from "./create-authenticated-fetch.ts";
-import { supabaseAccessTokenSource } from "./supabase-access-token-source.ts";
 
 /** One call as the host received it. */
 interface HostCall {

@@ -1,7 +1,6 @@
-/** Browser adapters: a `fetch` for createServiceBrowserClient that carries and renews the user's access token. */
+/** Browser adapter: a `fetch` for createServiceBrowserClient that carries and renews the user's access token. */
 export {
   type AccessTokenSource,
   type AuthenticatedFetchOptions,
   createAuthenticatedFetch,
 } from "./create-authenticated-fetch.ts";
-export { supabaseAccessTokenSource } from "./supabase-access-token-source.ts";

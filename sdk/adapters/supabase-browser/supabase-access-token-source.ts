@@ -6,7 +6,7 @@ import {
   type Session,
   type SupabaseClient,
 } from "@supabase/supabase-js";
-import type { AccessTokenSource } from "./create-authenticated-fetch.ts";
+import type { AccessTokenSource } from "../fetch/create-authenticated-fetch.ts";
 
 /**
  * GoTrue refusing the session (4xx: signed out, refresh token used or revoked) means "no token"; the
