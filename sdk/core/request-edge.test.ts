@@ -40,4 +40,16 @@ describe("the same-origin check", () => {
       expect((thrown as HttpProblem).status).toBe(403);
     }
   });
+
+  it("says which origin a refused change came from and which one the app takes, so a developer can fix it", () => {
+    let thrown: unknown;
+    try {
+      assertSameOrigin(request("POST", "http://127.0.0.1:3000"), ["http://localhost:3000"]);
+    } catch (error) {
+      thrown = error;
+    }
+    expect((thrown as HttpProblem).message).toBe(
+      "This request came from http://127.0.0.1:3000, but changes are taken only from the app's own origin, http://localhost:3000. Open the app at that address, or add this origin to allowedOrigin.",
+    );
+  });
 });

@@ -26,7 +26,13 @@ export function requestIdFor(request: Request): string {
 export function assertSameOrigin(request: Request, allowed: Iterable<string>): void {
   if (request.method === "GET" || request.method === "HEAD") return;
   const origin = request.headers.get("Origin");
-  if (origin === null || ![...allowed].includes(origin)) {
-    throw new HttpProblem(403, "forbidden", "This request must come from the app's own origin.");
-  }
+  const origins = [...allowed];
+  if (origin !== null && origins.includes(origin)) return;
+  // The app's own origin is public; naming both is what lets a developer on 127.0.0.1 see why localhost works.
+  const from = origin === null ? "This request carried no Origin" : `This request came from ${origin}`;
+  throw new HttpProblem(
+    403,
+    "forbidden",
+    `${from}, but changes are taken only from the app's own origin, ${origins.join(" or ")}. Open the app at that address, or add this origin to allowedOrigin.`,
+  );
 }

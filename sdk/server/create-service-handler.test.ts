@@ -27,6 +27,53 @@ const serviceConfig = {
   allowedOrigin: origin,
 };
 
+describe("createServiceHandler: its configuration", () => {
+  const environment: Record<string, string | undefined> = {};
+  const fromEnvironment = () => ({
+    baseUrl: environment.CITED_BASE_URL!,
+    assistantId: environment.CITED_ASSISTANT_ID!,
+    apiKey: environment.CITED_API_KEY!,
+    allowedOrigin: environment.CITED_APP_ORIGIN!,
+    authenticate: async () => ({ id: "alice", externalUserId: "alice" }),
+    store: createMemoryServiceStore(),
+  });
+
+  it("is read at the first request, so a module that creates it builds without the environment", () => {
+    expect(() => createServiceHandler(fromEnvironment())).not.toThrow();
+  });
+
+  it("answers 500 and logs, naming every missing setting, when the first request comes without them", async () => {
+    const logged: unknown[] = [];
+    const handler = createServiceHandler({ ...fromEnvironment(), onError: (error) => logged.push(error) });
+
+    const response = await handler(new Request(`${origin}/api/cited/conversations`));
+
+    expect(response.status).toBe(500);
+    expect(JSON.stringify(await response.json())).not.toContain("baseUrl");
+    expect(logged).toHaveLength(1);
+    expect(String(logged[0])).toBe(
+      "Error: createServiceHandler is missing settings: baseUrl (the service's URL), assistantId, apiKey, allowedOrigin (the app's origin, as the browser shows it).",
+    );
+  });
+
+  it("refuses a setting of the wrong form, saying what it should be", async () => {
+    const logged: unknown[] = [];
+    const handler = createServiceHandler({
+      ...serviceConfig,
+      baseUrl: "localhost:8787",
+      allowedOrigin: "http://localhost:3000/chat",
+      authenticate: async () => null,
+      store: createMemoryServiceStore(),
+      onError: (error) => logged.push(error),
+    });
+
+    expect((await handler(new Request(`${origin}/api/cited/conversations`))).status).toBe(500);
+    expect(String(logged[0])).toBe(
+      "Error: createServiceHandler has settings it cannot use: baseUrl must be an http(s) URL such as http://127.0.0.1:8787; allowedOrigin must be an origin such as https://app.example (scheme, host and port, no path).",
+    );
+  });
+});
+
 describe("createServiceHandler: guards", () => {
   it("answers 401 when authenticate returns null, before reading the body or calling the service", async () => {
     const { call, serviceRequests } = setup();

@@ -16,6 +16,7 @@ import {
   idUserSchema,
 } from "../core/wire.ts";
 import { relayAnswers } from "./answer-relay.ts";
+import { checkHandlerSettings } from "./handler-config.ts";
 import { newMessageId } from "./message-id.ts";
 import { servePassagePdf, servePdf } from "./pdf-route.ts";
 import type { BackoffOptions } from "./retry-policy.ts";
@@ -112,6 +113,10 @@ const userSchema = z.object({ id: z.string().min(1), externalUserId: idUserSchem
  * bodies are limited to `maxBodyBytes` (413) and validated (422). Errors are
  * `application/problem+json` with a `request_id`, never a stack. Refuses to run in a browser.
  *
+ * The settings are read at the first request, not here: a module that creates the handler from
+ * `process.env` builds without the environment. A missing or malformed setting makes every request a 500
+ * and is logged through `onError`, naming the setting.
+ *
  * @example
  * // app/api/cited/[...path]/route.ts
  * export const { GET, POST, PATCH, DELETE } = createServiceHandler({
@@ -137,13 +142,42 @@ const userSchema = z.object({ id: z.string().min(1), externalUserId: idUserSchem
  */
 export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandler {
   assertServerRuntime("createServiceHandler");
-  const mountPath = (config.mountPath ?? "/api/cited").replace(/\/+$/, "");
-  const maxBodyBytes = config.maxBodyBytes ?? 65_536;
-  const allowedOrigins = new Set([config.allowedOrigin].flat().map((origin) => origin.replace(/\/+$/, "")));
   const onError =
     config.onError ??
     ((error: unknown, context: { requestId: string }) =>
       console.error("cited handler", context.requestId, error));
+  // Nothing reads the settings before the first request, so `next build` passes without the environment.
+  let respond: ((request: Request, requestId: string) => Promise<Response>) | null = null;
+
+  async function handle(request: Request): Promise<Response> {
+    const requestId = newRequestId();
+    try {
+      if (respond === null) {
+        checkHandlerSettings({ ...config });
+        respond = routeRequests(config, onError);
+      }
+      return await respond(request, requestId);
+    } catch (error) {
+      if (error instanceof HttpProblem) {
+        if (error.status >= 500) onError(error.cause ?? error, { requestId });
+        return error.toResponse(requestId);
+      }
+      // A browser that left before the answer started has nobody to read a problem; do not log it.
+      if (!request.signal.aborted) onError(error, { requestId });
+      return internalProblem().toResponse(requestId);
+    }
+  }
+
+  return Object.assign(handle, { GET: handle, POST: handle, PATCH: handle, DELETE: handle });
+}
+
+function routeRequests(
+  config: ServiceHandlerConfig,
+  onError: (error: unknown, context: { requestId: string }) => void,
+): (request: Request, requestId: string) => Promise<Response> {
+  const mountPath = (config.mountPath ?? "/api/cited").replace(/\/+$/, "");
+  const maxBodyBytes = config.maxBodyBytes ?? 65_536;
+  const allowedOrigins = new Set([config.allowedOrigin].flat().map((origin) => origin.replace(/\/+$/, "")));
   const openStore: OpenServiceStore =
     typeof config.store === "function" ? config.store : constantStore(config.store);
   const client: ServiceClient = createServiceClient({
@@ -296,31 +330,18 @@ export function createServiceHandler(config: ServiceHandlerConfig): ServiceHandl
     });
   }
 
-  async function handle(request: Request): Promise<Response> {
-    const requestId = newRequestId();
-    try {
-      const { route, params } = matchRoute(routes, request, mountPath);
-      assertSameOrigin(request, allowedOrigins);
-      const user = await config.authenticate(request);
-      if (user === null) throw new HttpProblem(401, "unauthenticated", "Sign in first.");
-      const checkedUser = userSchema.safeParse(user);
-      if (!checkedUser.success) throw new Error("authenticate returned a user without id or externalUserId");
-      const store = await openStore({ request, user: checkedUser.data });
-      const response = await route.run({ request, user: checkedUser.data, store, params, requestId });
-      if (!response.headers.has("X-Request-ID")) response.headers.set("X-Request-ID", requestId);
-      return response;
-    } catch (error) {
-      if (error instanceof HttpProblem) {
-        if (error.status >= 500) onError(error.cause ?? error, { requestId });
-        return error.toResponse(requestId);
-      }
-      // A browser that left before the answer started has nobody to read a problem; do not log it.
-      if (!request.signal.aborted) onError(error, { requestId });
-      return internalProblem().toResponse(requestId);
-    }
-  }
-
-  return Object.assign(handle, { GET: handle, POST: handle, PATCH: handle, DELETE: handle });
+  return async (request, requestId) => {
+    const { route, params } = matchRoute(routes, request, mountPath);
+    assertSameOrigin(request, allowedOrigins);
+    const user = await config.authenticate(request);
+    if (user === null) throw new HttpProblem(401, "unauthenticated", "Sign in first.");
+    const checkedUser = userSchema.safeParse(user);
+    if (!checkedUser.success) throw new Error("authenticate returned a user without id or externalUserId");
+    const store = await openStore({ request, user: checkedUser.data });
+    const response = await route.run({ request, user: checkedUser.data, store, params, requestId });
+    if (!response.headers.has("X-Request-ID")) response.headers.set("X-Request-ID", requestId);
+    return response;
+  };
 }
 
 function matchRoute(
