@@ -9,15 +9,13 @@ import { useParams, useRouter } from "next/navigation";
 import { type ReactNode, useCallback, useEffect, useRef, useState, useTransition } from "react";
 import { useCited } from "@/components/cited-browser-provider";
 import { useNewChatClicks } from "@/components/new-chat-link";
-import { createAnswerState, titleFrom } from "@/sdk/core/index.ts";
 import type { Conversation, SourceList } from "@/sdk/core/wire.ts";
-import type { OpenedEvidence } from "@/sdk/react/index.ts";
+import { type OpenedEvidence, useCitedChat } from "@/sdk/react/index.ts";
 import { ChatContext } from "./chat-context";
 import { Composer, type Levels } from "./composer";
 import { ConversationList } from "./conversation-list";
-import { ErrorBanner, type ShownError, shownErrorOf } from "./error-banner";
+import { ErrorBanner, shownErrorOf } from "./error-banner";
 import { EvidencePanel } from "./evidence-panel";
-import type { LiveTurn } from "./live-turn";
 
 export interface ChatShellProps {
   conversations: Conversation[];
@@ -31,9 +29,6 @@ export interface ChatShellProps {
   children: ReactNode;
 }
 
-/** Counts the asks of this page, to tell two asks of the same question apart. */
-let asks = 0;
-
 export function ChatShell({
   conversations,
   authScope,
@@ -45,45 +40,49 @@ export function ChatShell({
   const cited = useCited();
   const router = useRouter();
   const routeId = useParams<{ id?: string[] }>().id?.[0] ?? null;
-  // A conversation created here for a question, before the URL shows it.
-  const [created, setCreated] = useState<string | null>(null);
-  const activeId = routeId ?? created;
-  const [live, setLive] = useState<LiveTurn | null>(null);
-  const [stopper, setStopper] = useState<AbortController | null>(null);
-  const [error, setError] = useState<ShownError | null>(null);
-  const [failedIn, setFailedIn] = useState<string | null>(null);
   const [evidence, setEvidence] = useState<OpenedEvidence | null>(null);
   const [listOnPhone, setListOnPhone] = useState(false);
   const [, startTransition] = useTransition();
-  // The ask in flight; cleared when it ends or is abandoned, so an abandoned ask updates nothing.
-  const running = useRef<AbortController | null>(null);
-  const createdNow = useRef(created);
-  createdNow.current = created;
+  // The conversation created here for a question, before the URL shows it.
+  const createdNow = useRef<string | null>(null);
+  const chat = useCitedChat({
+    client: cited,
+    conversationId: routeId,
+    onConversationCreated(id) {
+      createdNow.current = id;
+      // The page moves to the conversation's address at once, so that a reload while its answer is
+      // written comes back to it; the live turn shows there until the stored copy takes over.
+      startTransition(() => router.replace(`${chatPath}/${id}`));
+    },
+    onFinish(_turn, error) {
+      if (error && shownErrorOf(error).signedOut) {
+        router.replace("/sign-in?signed-out=1");
+        return;
+      }
+      // Read the stored conversation back, and the list with its title; the live turn is drawn until the
+      // stored copy holds its answer. Never a move: a new conversation's address was taken when it was
+      // created, and a move now would override one the person has made since (the router lets the last
+      // move win, while a refresh waits for a move under way and then reads wherever it landed).
+      startTransition(() => router.refresh());
+    },
+  });
+  const { reset, stop } = chat;
+  const error = chat.error ? shownErrorOf(chat.error) : null;
 
-  // Leaving the chat (another page, sign-out) stops the answer being written for it.
-  useEffect(() => () => abandon(running), []);
-
-  // State setters never change: so neither does this.
-  const clear = useCallback((): void => {
-    setCreated(null);
-    setLive(null);
-    setStopper(null);
-    setError(null);
-    setFailedIn(null);
-    setEvidence(null);
-  }, []);
-
-  // Another conversation was opened, or a new one started: start afresh. The URL of a
-  // conversation this chat just created arrives here too, and changes nothing.
+  // Another conversation was opened, or a new one started: start afresh, and stop the answer being
+  // written for the one left. The URL of a conversation this chat just created arrives here too, and
+  // changes nothing.
   useEffect(() => {
     if (routeId !== null && routeId === createdNow.current) {
       // Moving to a page does not reload the layout: read the list again, now holding the new one.
       router.refresh();
       return;
     }
-    abandon(running);
-    clear();
-  }, [routeId, router, clear]);
+    stop();
+    reset();
+    createdNow.current = null;
+    setEvidence(null);
+  }, [routeId, router, stop, reset]);
 
   /**
    * A link to a new conversation, clicked: the chat is cleared at once, also when its address has not moved
@@ -91,89 +90,27 @@ export function ChatShell({
    * but is written to its end and stored in its own conversation.
    */
   const startNew = useCallback((): void => {
-    running.current = null;
-    clear();
-  }, [clear]);
+    reset();
+    createdNow.current = null;
+    setEvidence(null);
+  }, [reset]);
   useNewChatClicks(startNew);
 
-  /** Asks; resolves to false when the question was not taken (the composer then keeps it). */
-  async function ask(question: string, levels: Levels): Promise<boolean> {
-    setError(null);
-    setFailedIn(null);
-    const controller = new AbortController();
-    running.current = controller;
-    const current = () => running.current === controller;
-    setStopper(controller);
-    let turn: LiveTurn = {
-      key: ++asks,
-      startsConversation: activeId === null,
-      conversationId: activeId,
-      question,
-      answer: createAnswerState(),
-      messageId: null,
-      stopped: false,
-    };
-    setLive(turn);
-    let taken = true;
-    try {
-      if (turn.conversationId === null) {
-        // Titled by its question now: an ask that fails before the question is stored leaves no untitled conversation.
-        const { id } = await cited.createConversation(titleFrom(question), { signal: controller.signal });
-        turn = { ...turn, conversationId: id };
-        if (current()) {
-          createdNow.current = id;
-          setCreated(id);
-          // The page moves to the conversation's address at once, so that a reload while its answer is
-          // written comes back to it; the live turn shows there until the stored copy takes over.
-          startTransition(() => router.replace(`${chatPath}/${id}`));
-          setLive(turn);
-        }
-      }
-      const updates = cited.ask(turn.conversationId!, question, {
-        signal: controller.signal,
-        detail_level: levels.detail,
-        technicality_level: levels.technicality,
-      });
-      for await (const update of updates) {
-        turn =
-          update.type === "answer"
-            ? { ...turn, answer: update.answer }
-            : { ...turn, messageId: update.messageId };
-        if (current()) setLive(turn);
-      }
-    } catch (failure) {
-      if (!current()) return true;
-      if (controller.signal.aborted) {
-        // Stopped: the route stores what had arrived, marked partial; this copy shows until it is read back.
-        setLive({ ...turn, stopped: true });
-      } else {
-        const shown = shownErrorOf(failure);
-        if (shown.signedOut) {
-          running.current = null;
-          router.replace("/sign-in?signed-out=1");
-          return false;
-        }
-        setError(shown);
-        taken = turn.answer.text !== "";
-        setLive(taken ? { ...turn, stopped: true } : null);
-        if (!taken) setFailedIn(turn.conversationId);
-      }
-    }
-    if (current()) {
-      running.current = null;
-      setStopper(null);
-    }
-    // Read the stored conversation back, and the list with its title; the live turn is drawn until the
-    // stored copy holds its answer. Never a move: a new conversation's address was taken when it was
-    // created, and a move now would override one the person has made since (the router lets the last move
-    // win, while a refresh waits for a move under way and then reads wherever it landed).
-    startTransition(() => router.refresh());
-    return taken;
-  }
+  const ask = (question: string, levels: Levels) =>
+    chat.ask(question, { detail_level: levels.detail, technicality_level: levels.technicality });
+  const activeId = chat.conversationId;
+  const busy = chat.status === "submitted" || chat.status === "streaming";
 
   return (
     <ChatContext
-      value={{ authScope, live, failedIn, openEvidence: setEvidence, openedEvidence: evidence, sources }}
+      value={{
+        authScope,
+        live: chat.live,
+        failedIn: chat.failedIn,
+        openEvidence: setEvidence,
+        openedEvidence: evidence,
+        sources,
+      }}
     >
       <div className="flex h-full min-h-0">
         <ConversationList
@@ -197,9 +134,9 @@ export function ChatShell({
           >
             Conversations ({conversations.length})
           </button>
-          {error ? <ErrorBanner error={error} onDismiss={() => setError(null)} /> : null}
+          {error && !error.signedOut ? <ErrorBanner error={error} onDismiss={chat.dismissError} /> : null}
           {children}
-          <Composer busy={stopper !== null} onAsk={ask} onStop={() => stopper?.abort()} />
+          <Composer busy={busy} onAsk={ask} onStop={stop} />
         </main>
         {evidence ? (
           <EvidencePanel
@@ -212,11 +149,4 @@ export function ChatShell({
       </div>
     </ChatContext>
   );
-}
-
-/** Stops the ask in flight, and makes sure nothing it still receives is shown. */
-function abandon(running: { current: AbortController | null }): void {
-  const controller = running.current;
-  running.current = null;
-  controller?.abort();
 }

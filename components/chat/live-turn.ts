@@ -1,21 +1,10 @@
 /** The turn being asked, held in the browser until the server's copy of the conversation has it. */
 import { useState } from "react";
-import type { AnswerState } from "@/sdk/core/index.ts";
 import type { StoredMessage } from "@/sdk/core/wire.ts";
+import type { CitedChatTurn } from "@/sdk/react/index.ts";
 
-export interface LiveTurn {
-  /** Tells this ask apart from an earlier one of the same question. */
-  key: number;
-  /** Asked in a conversation created for it, which held nothing before. */
-  startsConversation: boolean;
-  /** The conversation it is asked in; null until a new conversation is created for it. */
-  conversationId: string | null;
-  question: string;
-  answer: AnswerState;
-  /** The stored answer's id, once the route said `saved`. */
-  messageId: string | null;
-  stopped: boolean;
-}
+/** The turn being asked, as useCitedChat holds it. */
+export type LiveTurn = CitedChatTurn;
 
 /** The id the route stores the answer under: the `saved` id, else the service's message id. */
 export function liveAnswerId(turn: LiveTurn): string | null {

@@ -32,3 +32,12 @@ export {
   type ReferenceEvidenceProps,
   type RenderEvidence,
 } from "./reference-evidence.tsx";
+export {
+  type AskLevels,
+  type CitedChat,
+  type CitedChatMessage,
+  type CitedChatStatus,
+  type CitedChatTurn,
+  type UseCitedChatOptions,
+  useCitedChat,
+} from "./use-cited-chat.ts";
