@@ -25,6 +25,7 @@ import type { ServiceHono } from "./app.ts";
 import { ndjsonResponse } from "./ndjson-response.ts";
 import { assertOwnAssistant, requireApiKey } from "./public-auth.ts";
 import type { RateLimiter } from "./rate-limit.ts";
+import { sourceRecord } from "./wire-records.ts";
 
 export interface PublicDependencies {
   store: Store;
@@ -94,13 +95,7 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
     const assistantId = context.req.param("assistant")!;
     assertOwnAssistant(context.get("apiKey"), assistantId);
     const ready = (await store.documents.list(assistantId)).filter((document) => document.status === "ready");
-    const sources = ready.slice(0, limits.sourcesListed).map((document) => ({
-      id_document: document.id,
-      id_datasource: document.id_datasource,
-      title: document.title ?? document.file_name,
-      file_name: document.file_name,
-      pages: document.pages ?? null,
-    }));
+    const sources = ready.slice(0, limits.sourcesListed).map(sourceRecord);
     return context.json({ sources, total: ready.length });
   });
 
