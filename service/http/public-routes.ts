@@ -13,7 +13,6 @@ import {
 import { answerQuestion } from "../answer/answer-question.ts";
 import type { AnswerEngine } from "../answer/engine.ts";
 import { topicTerms } from "../answer/question-terms.ts";
-import { toRetrievalResult } from "../answer/retrieval-result.ts";
 import { retrieve, type SemanticSearch, type SemanticUnavailable } from "../answer/retrieve.ts";
 import type { PriorityEmbedder, Reranker } from "../embedding/text-embedder.ts";
 import type { AssistantIndexes } from "../index/assistant-indexes.ts";
@@ -25,7 +24,7 @@ import type { ServiceHono } from "./app.ts";
 import { ndjsonResponse } from "./ndjson-response.ts";
 import { assertOwnAssistant, requireApiKey } from "./public-auth.ts";
 import type { RateLimiter } from "./rate-limit.ts";
-import { sourceRecord } from "./wire-records.ts";
+import { retrievalResult, sourceRecord } from "./wire-records.ts";
 
 export interface PublicDependencies {
   store: Store;
@@ -120,7 +119,7 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
     );
     const scoreOf = new Map(hits.map((hit) => [hit.id, hit.score]));
     const results = passages.map((passage, position) => {
-      const result = toRetrievalResult(passage, scoreOf.get(passage.id) ?? 0, position + 1);
+      const result = retrievalResult(passage, scoreOf.get(passage.id) ?? 0, position + 1);
       const pages = result.metadata.page_indices;
       if (input.id_user === undefined || pages === undefined) return result;
       // Bound to no session, so no refresh can renew it: a new search gives a new token.
