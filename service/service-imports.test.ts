@@ -19,6 +19,9 @@ const layers: ReadonlyArray<readonly string[]> = [
   ["domain.ts", "ids.ts", "logger.ts", "event-loop.ts"],
 ];
 
+/** What below the HTTP edge may take from the sharing area's wire (sdk/admin): values, never a record. */
+const adminWireValues = ["DocumentStatus"];
+
 /** Test support and fault drills, outside the layers: they may reach anything. */
 const outside = ["testing", "reliability"];
 
@@ -54,6 +57,20 @@ function importedUnits(path: string): string[] {
     .map(unitOf);
 }
 
+/** The names a file imports from modules under `folder` (an absolute path). */
+function namesImportedFrom(path: string, folder: string): string[] {
+  const source = ts.createSourceFile(path, readFileSync(path, "utf8"), ts.ScriptTarget.Latest);
+  return source.statements.flatMap((statement) => {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) return [];
+    const target = resolve(dirname(path), statement.moduleSpecifier.text);
+    if (!target.startsWith(`${folder}${sep}`)) return [];
+    const bindings = statement.importClause?.namedBindings;
+    if (!bindings) return ["(whole module)"];
+    if (ts.isNamespaceImport(bindings)) return [`* as ${bindings.name.text}`];
+    return bindings.elements.map((element) => (element.propertyName ?? element.name).text);
+  });
+}
+
 describe("service layers", () => {
   const files = sourceFiles(serviceRoot);
 
@@ -86,5 +103,17 @@ describe("service layers", () => {
       return edges.has(`${to} -> ${from}`);
     });
     expect(circles).toEqual([]);
+  });
+
+  it("take no record of the sharing area's wire below the HTTP edge, which alone turns records into it", () => {
+    const adminWire = resolve(serviceRoot, "../sdk/admin");
+    const records = files
+      .filter((path) => layerOf(unitOf(path)) > 0)
+      .flatMap((path) =>
+        namesImportedFrom(path, adminWire)
+          .filter((name) => !adminWireValues.includes(name))
+          .map((name) => `${relative(serviceRoot, path)} imports ${name}`),
+      );
+    expect(records).toEqual([]);
   });
 });

@@ -50,9 +50,7 @@ const pagesOf = (passage: StoredPassage): number[] => [
 export async function readPassages(location: StoreLocation, assistantId: string): Promise<SeedPassage[]> {
   const store = await openStore(location);
   try {
-    const fileNames = new Map(
-      (await store.documents.list(assistantId)).map((row) => [row.id, row.file_name]),
-    );
+    const fileNames = new Map((await store.documents.list(assistantId)).map((row) => [row.id, row.fileName]));
     const documents = await store.documents.readyDocumentIds(assistantId);
     return (await store.passages.ofDocuments(documents)).map((stored) => ({
       stored,

@@ -199,7 +199,7 @@ export async function* answerQuestion(
     const documents = await store.documents.list(input.assistantId);
     const covered = documents.filter((document) => document.status === "ready");
     text = refusalText(
-      [...new Set(covered.map((document) => document.title ?? document.file_name))],
+      [...new Set(covered.map((document) => document.title ?? document.fileName))],
       missingNames,
     );
     yield { type: "refusal", messageId, text };

@@ -76,11 +76,11 @@ describe("the semantic indexer", () => {
     indexer.start();
     try {
       const deadline = Date.now() + 5000;
-      let embedded: number | undefined;
+      let embedded: number | null | undefined;
       while (Date.now() < deadline) {
         embedded = (await store.documents.list(assistant.id)).find(
           (document) => document.id === good,
-        )?.passages_embedded;
+        )?.passagesEmbedded;
         if (embedded === 1) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

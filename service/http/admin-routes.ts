@@ -17,12 +17,12 @@ import type { EmbeddingRuntime } from "../embedding/embedding-runtime.ts";
 import type { AssistantIndexes } from "../index/assistant-indexes.ts";
 import type { IngestionRunner } from "../ingest/ingestion-runner.ts";
 import { uploadProblem } from "../ingest/read-source.ts";
-import type { StoredDocument } from "../store/documents.ts";
 import type { Store } from "../store/store.ts";
 import { requireAdminToken } from "./admin-auth.ts";
 import type { ServiceHono } from "./app.ts";
 import { entityTag, noneMatch, preferredWaitMs } from "./conditional-wait.ts";
 import { readUpload } from "./multipart-upload.ts";
+import { assistantRecord, datasourceRecord, documentRecord, keyCreated, keyRecord } from "./wire-records.ts";
 
 export interface AdminDependencies {
   store: Store;
@@ -38,17 +38,6 @@ export interface AdminDependencies {
 }
 
 const jsonLimit = 64 * 1024;
-
-/** The public shape of a document: the API record without the service's bookkeeping. */
-function publicDocument({
-  assistantId: _assistant,
-  title: _title,
-  readAlone: _readAlone,
-  loneCrashes: _loneCrashes,
-  ...record
-}: StoredDocument): DocumentRecord {
-  return record;
-}
 
 async function fileHead(path: string): Promise<Uint8Array> {
   const handle = await open(path, "r");
@@ -77,10 +66,12 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
       assistantCreateSchema,
       await readJsonBody(context.req.raw, { maxBytes: jsonLimit }),
     );
-    return context.json(await store.assistants.create(input.name), 201);
+    return context.json(assistantRecord(await store.assistants.create(input.name)), 201);
   });
 
-  admin.get("/assistants", async (context) => context.json({ assistants: await store.assistants.list() }));
+  admin.get("/assistants", async (context) =>
+    context.json({ assistants: (await store.assistants.list()).map(assistantRecord) }),
+  );
 
   admin.patch("/assistants/:assistant", async (context) => {
     const id = context.req.param("assistant");
@@ -90,7 +81,7 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
     );
     const renamed = await store.assistants.rename(id, input.name);
     if (!renamed) throw new HttpProblem(404, "not_found", `No assistant ${id}.`);
-    return context.json(renamed);
+    return context.json(assistantRecord(renamed));
   });
 
   admin.delete("/assistants/:assistant", async (context) => {
@@ -122,7 +113,7 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
         bytes: file.bytes,
         ...(failure ? { failure } : {}),
       });
-      documents.push(publicDocument(document));
+      documents.push(documentRecord(document));
     }
     dependencies.ingestion.notify();
     return context.json({ documents }, 202);
@@ -138,7 +129,7 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
       // Again after each wait: the assistant may have been deleted meanwhile.
       const assistant = await assistantOr404(assistantId);
       const body = JSON.stringify({
-        documents: (await store.documents.list(assistant.id)).map(publicDocument),
+        documents: (await store.documents.list(assistant.id)).map(documentRecord),
       });
       const tag = entityTag(body);
       if (noneMatch(known, tag)) {
@@ -164,26 +155,26 @@ export function mountAdminRoutes(app: ServiceHono, dependencies: AdminDependenci
 
   admin.get("/assistants/:assistant/datasources", async (context) => {
     const assistant = await assistantOr404(context.req.param("assistant"));
-    return context.json({ datasources: await store.assistants.datasources(assistant.id) });
+    return context.json({
+      datasources: (await store.assistants.datasources(assistant.id)).map(datasourceRecord),
+    });
   });
 
   admin.post("/assistants/:assistant/keys", async (context) => {
     const assistant = await assistantOr404(context.req.param("assistant"));
     const input = parseInput(keyCreateSchema, await readJsonBody(context.req.raw, { maxBytes: jsonLimit }));
-    return context.json(
-      await store.keys.create(
-        assistant.id,
-        input.scopes,
-        input.name || null,
-        input.expires_in_seconds ?? null,
-      ),
-      201,
+    const created = await store.keys.create(
+      assistant.id,
+      input.scopes,
+      input.name || null,
+      input.expires_in_seconds ?? null,
     );
+    return context.json(keyCreated(created), 201);
   });
 
   admin.get("/assistants/:assistant/keys", async (context) => {
     const assistant = await assistantOr404(context.req.param("assistant"));
-    return context.json({ keys: await store.keys.list(assistant.id) });
+    return context.json({ keys: (await store.keys.list(assistant.id)).map(keyRecord) });
   });
 
   admin.delete("/keys/:key", async (context) => {

@@ -25,7 +25,7 @@ import { askStreamLines } from "./ask-stream-lines.ts";
 import { ndjsonResponse } from "./ndjson-response.ts";
 import { assertOwnAssistant, requireApiKey } from "./public-auth.ts";
 import type { RateLimiter } from "./rate-limit.ts";
-import { toRetrievalResult } from "./wire-retrieval-result.ts";
+import { retrievalResult, sourceRecord } from "./wire-records.ts";
 
 export interface PublicDependencies {
   store: Store;
@@ -97,13 +97,7 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
     const assistantId = context.req.param("assistant")!;
     assertOwnAssistant(context.get("apiKey"), assistantId);
     const ready = (await store.documents.list(assistantId)).filter((document) => document.status === "ready");
-    const sources = ready.slice(0, limits.sourcesListed).map((document) => ({
-      id_document: document.id,
-      id_datasource: document.id_datasource,
-      title: document.title ?? document.file_name,
-      file_name: document.file_name,
-      pages: document.pages ?? null,
-    }));
+    const sources = ready.slice(0, limits.sourcesListed).map(sourceRecord);
     return context.json({ sources, total: ready.length });
   });
 
@@ -128,7 +122,7 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
     );
     const scoreOf = new Map(hits.map((hit) => [hit.id, hit.score]));
     const results = passages.map((passage, position) => {
-      const result = toRetrievalResult(passage, scoreOf.get(passage.id) ?? 0, position + 1);
+      const result = retrievalResult(passage, scoreOf.get(passage.id) ?? 0, position + 1);
       const pages = result.metadata.page_indices;
       if (input.id_user === undefined || pages === undefined) return result;
       // Bound to no session, so no refresh can renew it: a new search gives a new token.

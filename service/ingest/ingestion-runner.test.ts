@@ -176,9 +176,9 @@ describe("ingestion runner after the service was killed while reading", () => {
       await kill();
     }
     const after = await ingestAll(assistant.id);
-    expect(after.map((document) => [document.file_name, document.status, document.error])).toEqual([
-      ["note-0.md", "ready", undefined],
-      ["note-1.md", "ready", undefined],
+    expect(after.map((document) => [document.fileName, document.status, document.error])).toEqual([
+      ["note-0.md", "ready", null],
+      ["note-1.md", "ready", null],
     ]);
   });
 
@@ -209,13 +209,13 @@ describe("ingestion runner after the service was killed while reading", () => {
       await kill();
     }
     const after = await ingestAll(assistant.id);
-    expect(after.map((document) => [document.file_name, document.status, document.error])).toEqual([
+    expect(after.map((document) => [document.fileName, document.status, document.error])).toEqual([
       [
         "note-0.md",
         "failed",
         "The service stopped 3 times while reading only this file; it may be malformed.",
       ],
-      ["note-1.md", "ready", undefined],
+      ["note-1.md", "ready", null],
     ]);
   });
 });

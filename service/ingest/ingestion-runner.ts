@@ -64,9 +64,9 @@ export function createIngestionRunner(options: IngestionOptions) {
     try {
       const [bytes, datasource] = await Promise.all([
         options.blobs.read(document.sha256),
-        store.assistants.datasource(document.assistantId, document.id_datasource),
+        store.assistants.datasource(document.assistantId, document.datasourceId),
       ]);
-      const content = await readSource(document.file_name, bytes, {
+      const content = await readSource(document.fileName, bytes, {
         pdfPool: options.pdfPool,
         ocr: options.ocr,
         datasourceUrl: datasource.url,
@@ -84,10 +84,10 @@ export function createIngestionRunner(options: IngestionOptions) {
       await turnOfEventLoop();
       const passages = buildPassages(content.blocks, {
         assistantId: document.assistantId,
-        datasourceId: document.id_datasource,
+        datasourceId: document.datasourceId,
         documentId: document.id,
         sha256: document.sha256,
-        title: content.title?.trim() || document.file_name,
+        title: content.title?.trim() || document.fileName,
       });
       if (passages.length === 0) {
         await store.documents.fail(document.id, "No text could be read from the file.");

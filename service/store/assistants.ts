@@ -1,14 +1,26 @@
 /** Assistants and their datasources. */
-import type { Assistant, DatasourceRecord } from "../../sdk/admin/schemas.ts";
 import { randomId } from "../ids.ts";
 import type { ChangeSignal } from "./change-signal.ts";
-import { isoRequired } from "./rows.ts";
 import type { SqlQueryable } from "./sql-client.ts";
 
 interface AssistantRow {
   id: string;
   name: string;
   created_at: Date;
+}
+
+export interface StoredAssistant {
+  id: string;
+  name: string;
+  createdAt: Date;
+}
+
+/** A datasource as its assistant lists it. */
+export interface DatasourceSummary {
+  id: string;
+  name: string;
+  /** Documents in it, whatever their state. */
+  documentCount: number;
 }
 
 export interface Datasource {
@@ -18,29 +30,29 @@ export interface Datasource {
   url: string | null;
 }
 
-const toAssistant = (row: AssistantRow): Assistant => ({
+const toAssistant = (row: AssistantRow): StoredAssistant => ({
   id: row.id,
   name: row.name,
-  created_at: isoRequired(row.created_at),
+  createdAt: row.created_at,
 });
 
 /** `documentChanges` hears of a removal, which removes the assistant's documents with it. */
 export function createAssistantStore(db: SqlQueryable, documentChanges: ChangeSignal) {
   return {
-    async create(name: string): Promise<Assistant> {
+    async create(name: string): Promise<StoredAssistant> {
       const [row] = await db.query<AssistantRow>(
         "insert into assistants (id, name) values ($1, $2) returning id, name, created_at",
         [randomId("asst"), name],
       );
       return toAssistant(row!);
     },
-    async list(): Promise<Assistant[]> {
+    async list(): Promise<StoredAssistant[]> {
       const rows = await db.query<AssistantRow>(
         "select id, name, created_at from assistants order by created_order",
       );
       return rows.map(toAssistant);
     },
-    async get(id: string): Promise<Assistant | null> {
+    async get(id: string): Promise<StoredAssistant | null> {
       const [row] = await db.query<AssistantRow>(
         "select id, name, created_at from assistants where id = $1",
         [id],
@@ -48,7 +60,7 @@ export function createAssistantStore(db: SqlQueryable, documentChanges: ChangeSi
       return row ? toAssistant(row) : null;
     },
     /** The renamed assistant, or null when there is none with this id. */
-    async rename(id: string, name: string): Promise<Assistant | null> {
+    async rename(id: string, name: string): Promise<StoredAssistant | null> {
       const [row] = await db.query<AssistantRow>(
         "update assistants set name = $2 where id = $1 returning id, name, created_at",
         [id, name],
@@ -61,7 +73,7 @@ export function createAssistantStore(db: SqlQueryable, documentChanges: ChangeSi
       return rows.length > 0;
     },
     /** The assistant's datasources in the order they were made, each with its number of documents. */
-    async datasources(assistantId: string): Promise<DatasourceRecord[]> {
+    async datasources(assistantId: string): Promise<DatasourceSummary[]> {
       const rows = await db.query<{ id: string; name: string; documents: string | number }>(
         `select s.id, s.name, count(d.id) as documents
          from datasources s left join documents d on d.datasource_id = s.id
@@ -69,7 +81,7 @@ export function createAssistantStore(db: SqlQueryable, documentChanges: ChangeSi
          group by s.id order by s.created_order`,
         [assistantId],
       );
-      return rows.map((row) => ({ id: row.id, name: row.name, documents: Number(row.documents) }));
+      return rows.map((row) => ({ id: row.id, name: row.name, documentCount: Number(row.documents) }));
     },
     /** The datasource named or identified by `nameOrId`, created on first use when given by name. */
     async datasource(assistantId: string, nameOrId: string): Promise<Datasource> {

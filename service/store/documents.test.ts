@@ -74,7 +74,7 @@ describe.each(storeEngines)("document queue on $name", ({ open }) => {
 
     const again = await store.documents.add(input("retry"));
     expect(again.document).toMatchObject({ id: first.id, status: "queued" });
-    expect(again.document.error).toBeUndefined();
+    expect(again.document.error).toBeNull();
     expect((await store.documents.claimNext())?.id).toBe(first.id);
   });
 
@@ -86,7 +86,7 @@ describe.each(storeEngines)("document queue on $name", ({ open }) => {
     await store.documents.progress(document.id, 40, 120);
     await store.documents.requeueInterrupted();
     const claimed = await store.documents.claimNext();
-    expect(claimed).toMatchObject({ id: document.id, status: "processing", pages_done: 0 });
+    expect(claimed).toMatchObject({ id: document.id, status: "processing", pagesDone: 0 });
   });
 
   it("hands a document cut off by a crash only to a worker reading nothing else, oldest first", async () => {

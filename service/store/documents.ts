@@ -1,9 +1,9 @@
 /** Documents and their ingestion state; the queue that workers claim from. */
 import { LRUCache } from "lru-cache";
-import type { DocumentRecord, DocumentStatus } from "../../sdk/admin/schemas.ts";
+import type { DocumentStatus } from "../../sdk/admin/schemas.ts";
 import { randomId } from "../ids.ts";
 import type { ChangeSignal } from "./change-signal.ts";
-import { isoRequired, json } from "./rows.ts";
+import { json } from "./rows.ts";
 import type { SqlQueryable } from "./sql-client.ts";
 
 interface DocumentRow {
@@ -28,13 +28,31 @@ interface DocumentRow {
   updated_at: Date;
 }
 
-export interface StoredDocument extends DocumentRecord {
+export interface StoredDocument {
+  id: string;
   assistantId: string;
+  datasourceId: string;
+  datasourceName: string;
+  fileName: string;
+  status: DocumentStatus;
+  /** Why it failed; null while it has not. */
+  error: string | null;
+  /** Empty when its reading raised none. */
+  warnings: string[];
+  bytes: number;
+  sha256: string;
   title: string | null;
+  pages: number | null;
+  pagesDone: number | null;
+  passages: number | null;
+  /** Passages with vectors of the embedding model, told of a ready document only (another's may be stale). */
+  passagesEmbedded: number | null;
   /** A crash of the service cut off an earlier reading of it: it is read with no other document beside it. */
   readAlone: boolean;
   /** Crashes of the service while it was reading this document and nothing else. */
   loneCrashes: number;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 const columns = `d.id, d.assistant_id, d.datasource_id, s.name as datasource_name, d.file_name, d.sha256, d.bytes,
@@ -42,29 +60,26 @@ const columns = `d.id, d.assistant_id, d.datasource_id, s.name as datasource_nam
 const fromDocuments = "documents d join datasources s on s.id = d.datasource_id";
 
 function toDocument(row: DocumentRow): StoredDocument {
-  const warnings = json<string[]>(row.warnings);
   return {
     id: row.id,
     assistantId: row.assistant_id,
-    file_name: row.file_name,
-    id_datasource: row.datasource_id,
-    datasource: row.datasource_name,
+    datasourceId: row.datasource_id,
+    datasourceName: row.datasource_name,
+    fileName: row.file_name,
     status: row.status,
-    ...(row.error ? { error: row.error } : {}),
-    ...(warnings.length ? { warnings } : {}),
+    error: row.error,
+    warnings: json<string[]>(row.warnings),
     bytes: Number(row.bytes),
     sha256: row.sha256,
-    ...(row.pages !== null ? { pages: row.pages } : {}),
-    ...(row.pages_done !== null ? { pages_done: row.pages_done } : {}),
-    ...(row.passages !== null ? { passages: row.passages } : {}),
-    ...(row.passages_embedded !== null && row.status === "ready"
-      ? { passages_embedded: row.passages_embedded }
-      : {}),
     title: row.title,
+    pages: row.pages,
+    pagesDone: row.pages_done,
+    passages: row.passages,
+    passagesEmbedded: row.status === "ready" ? row.passages_embedded : null,
     readAlone: row.read_alone,
     loneCrashes: row.lone_crashes,
-    created_at: isoRequired(row.created_at),
-    updated_at: isoRequired(row.updated_at),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 

@@ -37,7 +37,7 @@ afterAll(async () => {
 
 describe("a key's last use", () => {
   const lastUsed = async (id: string) =>
-    (await createKeyStore(client).list("asst_keys")).find((key) => key.id === id)?.last_used_at;
+    (await createKeyStore(client).list("asst_keys")).find((key) => key.id === id)?.lastUsedAt;
 
   it("is written once when several first requests with the key arrive together", async () => {
     const { watched, queryable } = watchedDatabase(client);
@@ -45,7 +45,7 @@ describe("a key's last use", () => {
     const { id } = await keys.create("asst_keys", ["ask"], "busy");
     await Promise.all([keys.recordUse(id), keys.recordUse(id), keys.recordUse(id)]);
     expect(watched.useWrites).toBe(1);
-    expect(await lastUsed(id)).toEqual(expect.any(String));
+    expect(await lastUsed(id)).toEqual(expect.any(Date));
   });
 
   it("does not fail when the write fails, says so in one line, and is tried again on a later use", async () => {
@@ -67,7 +67,7 @@ describe("a key's last use", () => {
     watched.failUseWrites = false;
     await keys.recordUse(id);
     expect(watched.useWrites).toBe(2);
-    expect(await lastUsed(id)).toEqual(expect.any(String));
+    expect(await lastUsed(id)).toEqual(expect.any(Date));
   });
 
   it("is written at most once a minute by all processes sharing the database", async () => {
@@ -78,7 +78,7 @@ describe("a key's last use", () => {
     const written = await lastUsed(id);
     await new Promise((resolve) => setTimeout(resolve, 20));
     await second.recordUse(id);
-    expect(await lastUsed(id)).toBe(written);
+    expect(await lastUsed(id)).toEqual(written);
   });
 });
 
@@ -200,11 +200,11 @@ describe("a key made to expire", () => {
   it("is accepted until its time and refused from then on, also from the cache", async () => {
     const keys = createKeyStore(client, { cacheMs: 60_000 });
     const made = Date.now();
-    const { key, expires_at } = await keys.create("asst_keys", ["ask"], "trial", 3600);
-    expect(Date.parse(expires_at ?? "")).toBeGreaterThanOrEqual(made + 3600_000);
-    expect(Date.parse(expires_at ?? "")).toBeLessThan(made + 3600_000 + 5_000);
+    const { key, expiresAt } = await keys.create("asst_keys", ["ask"], "trial", 3600);
+    expect(expiresAt?.getTime()).toBeGreaterThanOrEqual(made + 3600_000);
+    expect(expiresAt?.getTime()).toBeLessThan(made + 3600_000 + 5_000);
     expect(await keys.verify(key)).not.toBeNull();
-    vi.useFakeTimers({ now: Date.parse(expires_at ?? ""), toFake: ["Date"] });
+    vi.useFakeTimers({ now: expiresAt ?? 0, toFake: ["Date"] });
     try {
       expect(await keys.verify(key)).toBeNull();
     } finally {
@@ -217,7 +217,7 @@ describe("a key made to expire", () => {
     const lasting = await keys.create("asst_keys", ["rag"], "lasting");
     const brief = await keys.create("asst_keys", ["rag"], "brief", 60);
     const listed = await keys.list("asst_keys");
-    expect(listed.find((record) => record.id === lasting.id)?.expires_at).toBeNull();
-    expect(listed.find((record) => record.id === brief.id)?.expires_at).toBe(brief.expires_at);
+    expect(listed.find((record) => record.id === lasting.id)?.expiresAt).toBeNull();
+    expect(listed.find((record) => record.id === brief.id)?.expiresAt).toEqual(brief.expiresAt);
   });
 });

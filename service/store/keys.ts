@@ -1,10 +1,8 @@
 /** API keys: shown once, stored as a hash, checked in constant time, revocable at once. */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import type { KeyCreated, KeyRecord } from "../../sdk/admin/schemas.ts";
 import type { Scope } from "../../sdk/core/wire.ts";
 import { randomId } from "../ids.ts";
-import { iso, isoRequired } from "./rows.ts";
 import type { SqlQueryable } from "./sql-client.ts";
 
 /** Every key starts with this, so a leaked key is recognisable by secret scanners. */
@@ -23,16 +21,37 @@ interface KeyRow {
   expires_at: Date | null;
 }
 
-const toRecord = (row: KeyRow): KeyRecord => ({
+/** A key as the sharing area lists it: never its secret, which only its creation shows. */
+export interface StoredKey {
+  id: string;
+  assistantId: string;
+  name: string | null;
+  scopes: Scope[];
+  /** The key's first characters, enough to tell keys apart. */
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+  /** Written at most once a minute, so up to a minute behind; null if never used. */
+  lastUsedAt: Date | null;
+  /** From when the key is refused; null for a key that does not expire. */
+  expiresAt: Date | null;
+}
+
+/** A key just made, with the key itself: the one time it is known. */
+export interface CreatedKey extends StoredKey {
+  key: string;
+}
+
+const toRecord = (row: KeyRow): StoredKey => ({
   id: row.id,
-  id_assistant: row.assistant_id,
+  assistantId: row.assistant_id,
   name: row.name,
   scopes: row.scopes as Scope[],
   prefix: row.prefix,
-  created_at: isoRequired(row.created_at),
-  revoked_at: iso(row.revoked_at),
-  last_used_at: iso(row.last_used_at),
-  expires_at: iso(row.expires_at),
+  createdAt: row.created_at,
+  revokedAt: row.revoked_at,
+  lastUsedAt: row.last_used_at,
+  expiresAt: row.expires_at,
 });
 
 const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("hex");
@@ -98,7 +117,7 @@ export function createKeyStore(db: SqlQueryable, options: KeyCacheOptions = { ca
       scopes: Scope[],
       name: string | null,
       expiresInSeconds: number | null = null,
-    ): Promise<KeyCreated> {
+    ): Promise<CreatedKey> {
       const id = randomId("key");
       const secret = randomBytes(32).toString("base64url");
       const key = `${keyPrefix}${id.slice(4)}_${secret}`;
@@ -111,14 +130,14 @@ export function createKeyStore(db: SqlQueryable, options: KeyCacheOptions = { ca
       );
       return { ...toRecord(row!), key };
     },
-    async list(assistantId: string): Promise<KeyRecord[]> {
+    async list(assistantId: string): Promise<StoredKey[]> {
       const rows = await db.query<KeyRow>(
         `select ${columns} from api_keys where assistant_id = $1 order by created_order`,
         [assistantId],
       );
       return rows.map(toRecord);
     },
-    async revoke(id: string): Promise<KeyRecord | null> {
+    async revoke(id: string): Promise<StoredKey | null> {
       const [row] = await db.query<KeyRow>(
         `update api_keys set revoked_at = coalesce(revoked_at, now()) where id = $1 returning ${columns}`,
         [id],

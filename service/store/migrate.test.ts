@@ -53,9 +53,9 @@ describe("schema migrations on an existing data folder", () => {
     `);
     expect(await migrate(client)).toEqual(["003_key_last_used.sql"]);
     const keys = createStore(client).keys;
-    expect((await keys.list("asst_2"))[0]).toMatchObject({ id: "key_1", last_used_at: null });
+    expect((await keys.list("asst_2"))[0]).toMatchObject({ id: "key_1", lastUsedAt: null });
     await keys.recordUse("key_1");
-    expect((await keys.list("asst_2"))[0]?.last_used_at).toEqual(expect.any(String));
+    expect((await keys.list("asst_2"))[0]?.lastUsedAt).toEqual(expect.any(Date));
   });
 
   it("loads an index snapshot saved before snapshots had generations, then replaces it", async () => {

@@ -83,8 +83,8 @@ describe.each(storeEngines)("store on $name", ({ open }) => {
       });
     }
     expect(await store.assistants.datasources(assistant.id)).toEqual([
-      { id: datasource.id, name: "default", documents: 0 },
-      { id: manuals.id, name: "manuals", documents: 2 },
+      { id: datasource.id, name: "default", documentCount: 0 },
+      { id: manuals.id, name: "manuals", documentCount: 2 },
     ]);
     expect(await store.assistants.datasources("asst_doesnotexist")).toEqual([]);
   });
@@ -224,7 +224,7 @@ describe.each(storeEngines)("store on $name", ({ open }) => {
     expect(JSON.stringify(listed)).not.toContain(created.key.slice(-20));
     await store.keys.revoke(created.id);
     expect(await store.keys.verify(created.key)).toBeNull();
-    expect((await store.keys.list(assistant.id))[0]?.revoked_at).not.toBeNull();
+    expect((await store.keys.list(assistant.id))[0]?.revokedAt).not.toBeNull();
   });
 
   it("records when a key was used, writing it at most once a minute", async () => {
@@ -232,15 +232,15 @@ describe.each(storeEngines)("store on $name", ({ open }) => {
     const used = await store.keys.create(assistant.id, ["rag"], "used");
     const unused = await store.keys.create(assistant.id, ["rag"], "unused");
     const lastUsed = async (id: string) =>
-      (await store.keys.list(assistant.id)).find((key) => key.id === id)?.last_used_at;
+      (await store.keys.list(assistant.id)).find((key) => key.id === id)?.lastUsedAt;
     expect(await lastUsed(used.id)).toBeNull();
 
     await store.keys.recordUse(used.id);
     const first = await lastUsed(used.id);
-    expect(Date.now() - Date.parse(first ?? "")).toBeLessThan(60_000);
+    expect(Date.now() - (first?.getTime() ?? 0)).toBeLessThan(60_000);
     await new Promise((resolve) => setTimeout(resolve, 20));
     await store.keys.recordUse(used.id);
-    expect(await lastUsed(used.id)).toBe(first);
+    expect(await lastUsed(used.id)).toEqual(first);
     expect(await lastUsed(unused.id)).toBeNull();
   });
 
