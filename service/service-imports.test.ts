@@ -22,6 +22,19 @@ const layers: ReadonlyArray<readonly string[]> = [
 /** What below the HTTP edge may take from the sharing area's wire (sdk/admin): values, never a record. */
 const adminWireValues = ["DocumentStatus"];
 
+/** The answer's wire records: only the HTTP edge writes them (ask-stream-lines.ts, wire-reference.ts, wire-records.ts). */
+const answerWireRecords = [
+  "AskStreamLine",
+  "UtteranceLine",
+  "DoneLine",
+  "StatusLine",
+  "ActivityLine",
+  "Claim",
+  "Reference",
+  "RetrievalResult",
+  "RagResponse",
+];
+
 /** Test support and fault drills, outside the layers: they may reach anything. */
 const outside = ["testing", "reliability"];
 
@@ -112,6 +125,18 @@ describe("service layers", () => {
       .flatMap((path) =>
         namesImportedFrom(path, adminWire)
           .filter((name) => !adminWireValues.includes(name))
+          .map((name) => `${relative(serviceRoot, path)} imports ${name}`),
+      );
+    expect(records).toEqual([]);
+  });
+
+  it("write no record of the answer's wire below the HTTP edge: the domain yields events, the edge the lines", () => {
+    const coreWire = resolve(serviceRoot, "../sdk/core");
+    const records = files
+      .filter((path) => layerOf(unitOf(path)) > 0)
+      .flatMap((path) =>
+        namesImportedFrom(path, coreWire)
+          .filter((name) => answerWireRecords.includes(name) || name.endsWith("Reference"))
           .map((name) => `${relative(serviceRoot, path)} imports ${name}`),
       );
     expect(records).toEqual([]);
