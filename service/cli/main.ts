@@ -1,9 +1,11 @@
 /** `cka`'s commands: runs the service and drives its sharing area from the command line. */
 import { parseArgs } from "node:util";
-import { ApiConnectionError, CitedApiError, scopeSchema } from "../../sdk/core/index.ts";
+import type { AdminClient } from "../../sdk/admin/index.ts";
+import { CitedApiError, scopeSchema } from "../../sdk/core/index.ts";
 import { adminClientSettings } from "../config.ts";
 import { startServer } from "../server.ts";
 import { adminClientFor, resolveConnection } from "./admin-client.ts";
+import { connectionFailureMessage } from "./connection-help.ts";
 import { ingestFiles } from "./ingest-command.ts";
 
 const usage = `Usage: cka <command> [options]
@@ -17,7 +19,8 @@ const usage = `Usage: cka <command> [options]
 
 Commands other than serve talk to a running service:
   --url URL            default $CKA_URL or http://127.0.0.1:8787
-  --admin-token TOKEN  default $CKA_ADMIN_TOKEN, else the token kept in --data (default .data/service)
+  --data DIR           the folder the service was started with: default $CKA_DATA or .data/service
+  --admin-token TOKEN  default $CKA_ADMIN_TOKEN, else the token kept in --data
 `;
 
 const connectionOptions = {
@@ -66,13 +69,28 @@ function requireAssistant(assistant: string | undefined): string {
   return assistant;
 }
 
+const parseAdminArguments = (argv: string[]) =>
+  parseArgs({ args: argv, options: connectionOptions, allowPositionals: true });
+
+type AdminArguments = ReturnType<typeof parseAdminArguments>;
+
+/** Runs an admin command; a failure to reach the service or a refused token says where cka looked. */
 async function adminCommand(command: string, argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: connectionOptions,
-    allowPositionals: true,
-  });
-  const client = adminClientFor(resolveConnection(values));
+  const parsed = parseAdminArguments(argv);
+  const connection = resolveConnection(parsed.values);
+  try {
+    await runAdminCommand(adminClientFor(connection), command, parsed);
+  } catch (error) {
+    const message = connectionFailureMessage(error, connection);
+    throw message === null ? error : new Error(message, { cause: error });
+  }
+}
+
+async function runAdminCommand(
+  client: AdminClient,
+  command: string,
+  { values, positionals }: AdminArguments,
+): Promise<void> {
   const [action, argument, secondArgument] = positionals;
   switch (`${command} ${command === "ingest" || command === "share" ? "" : (action ?? "")}`.trim()) {
     case "assistants create": {
@@ -158,9 +176,8 @@ async function main(argv: string[]): Promise<void> {
   process.exitCode = 2;
 }
 
-/** What `cka` says of a failure: the service's own words for a refusal, and what to check when it is not there. */
+/** What `cka` says of a failure: the service's own words for a refusal. */
 function failureMessage(error: unknown): string {
-  if (ApiConnectionError.isInstance(error)) return `${error.message}; is \`cka serve\` running?`;
   if (CitedApiError.isInstance(error)) return error.problem?.detail ?? error.message;
   return error instanceof Error ? error.message : String(error);
 }
