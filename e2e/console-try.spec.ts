@@ -31,7 +31,7 @@ test("an operator asks in the Try tab, the citation opens its PDF page, and the 
   // An assistant of its own, holding the sample PDF alone: other console specs add sources to the stack's.
   const admin = createAdminClient({ baseUrl: appStack.serviceUrl, adminToken: appStack.adminToken });
   const assistant = await admin.createAssistant("Try e2e");
-  await uploadFile(admin, assistant.id, resolve(import.meta.dirname, "../samples", samplePdf));
+  await uploadFile(admin, assistant.id, resolve(import.meta.dirname, "../samples/sources", samplePdf));
   await waitForDocuments(admin, assistant.id);
   await signInPage.signIn(operatorName);
   const tryPath = `/console/assistants/${assistant.id}/try`;

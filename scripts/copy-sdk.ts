@@ -59,10 +59,14 @@ async function isEarlierCopy(destination: string): Promise<boolean> {
 export async function copySdk(destination: string, adapters: readonly string[]): Promise<string[]> {
   const unknown = adapters.filter((name) => !(name in optionalAdapters));
   if (unknown.length > 0) {
-    throw new Error(`Unknown adapter ${unknown.join(", ")}; choose from ${Object.keys(optionalAdapters).join(", ")}.`);
+    throw new Error(
+      `Unknown adapter ${unknown.join(", ")}; choose from ${Object.keys(optionalAdapters).join(", ")}.`,
+    );
   }
   if (!(await isEarlierCopy(destination))) {
-    throw new Error(`${destination} holds files that are not an earlier copy of the SDK; choose an empty folder.`);
+    throw new Error(
+      `${destination} holds files that are not an earlier copy of the SDK; choose an empty folder.`,
+    );
   }
   await rm(destination, { recursive: true, force: true });
   const files = await sdkFiles(adapters);

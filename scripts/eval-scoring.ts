@@ -1,17 +1,7 @@
-/** Scoring rules of the dev QA set (../shared/eval/README.md), as pure functions. */
+/** Scoring rules of an eval's question set (docs/eval.md), as pure functions. */
 import type { AnswerState } from "../sdk/core/index.ts";
 import type { Reference, RetrievalResult } from "../sdk/core/wire.ts";
-
-export interface QaItem {
-  id: string;
-  type: "answerable" | "unanswerable";
-  question: string;
-  doc: string | null;
-  /** 1-based physical pages. */
-  pages: number[];
-  answer_contains: string[];
-  follow_up_of?: string;
-}
+import type { QaItem } from "./eval-qa-set.ts";
 
 const collapse = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
 const squeeze = (text: string) => text.toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, "");
@@ -26,9 +16,13 @@ function referencePages(reference: Reference): number[] {
   return reference.spans.map((span) => span.page_index + 1);
 }
 
+/** On one of the item's pages of its doc; any reference to the doc when the item names no pages (not a PDF). */
 export function onExpectedPage(reference: Reference, item: QaItem): boolean {
-  return reference.title === item.doc && referencePages(reference).some((page) => item.pages.includes(page));
+  return reference.title === item.doc && onPages(referencePages(reference), item);
 }
+
+const onPages = (pages: readonly number[], item: QaItem) =>
+  item.pages.length === 0 || pages.some((page) => item.pages.includes(page));
 
 export function isCitationHit(reference: Reference, item: QaItem): boolean {
   return (
@@ -42,11 +36,11 @@ export function citedReferences(answer: AnswerState): Reference[] {
   return [...cited].flatMap((id) => answer.references[id] ?? []);
 }
 
-/** 1-based rank of the first result on an expected page of the expected document, or null. */
+/** 1-based rank of the first result on an expected page of the expected document (any, without pages), or null. */
 export function firstRelevantRank(results: readonly RetrievalResult[], item: QaItem): number | null {
   const hit = results.find((result) => {
     const pages = (result.metadata.page_indices ?? []).map((page) => page + 1);
-    return result.metadata.file_name === item.doc && pages.some((page) => item.pages.includes(page));
+    return result.metadata.file_name === item.doc && onPages(pages, item);
   });
   return hit ? hit.rank : null;
 }

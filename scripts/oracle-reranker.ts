@@ -8,7 +8,8 @@ import {
   type ModelServerStandIn,
   startModelServerStandIn,
 } from "../service/testing/model-server-stand-in.ts";
-import { percentile, type QaItem, quoteContains } from "./eval-scoring.ts";
+import type { QaItem } from "./eval-qa-set.ts";
+import { percentile, quoteContains } from "./eval-scoring.ts";
 
 export interface OracleReranker {
   /** The API root to give the service as CKA_RERANK_BASE_URL. */

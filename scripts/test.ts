@@ -1,7 +1,10 @@
-/** `npm test`: lint (code and the OpenAPI document) and the app's build at once, then unit and integration tests beside the type check, then end-to-end tests in Debian's headless Chromium. */
-import { spawn } from "node:child_process";
+/**
+ * `npm test`: its set-up first (scripts/setup.ts: missing Debian packages, the embedding model), then lint
+ * (code and the OpenAPI document) and the app's build at once, then unit and integration tests beside the type
+ * check, then end-to-end tests in Debian's headless Chromium.
+ */
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { chromiumPath } from "../e2e/chromium.ts";
 
 interface Step {
   name: string;
@@ -9,17 +12,13 @@ interface Step {
   env?: Record<string, string>;
 }
 
+// What the set-up cannot do itself it says in one message, which is then all that npm test prints.
+const setUp = spawnSync(process.execPath, ["scripts/setup.ts"], { stdio: "inherit" });
+if (setUp.status !== 0) process.exit(setUp.status ?? 1);
+
 const bin = (name: string) => `node_modules/.bin/${name}`;
 mkdirSync("test-results", { recursive: true });
 
-if (!existsSync(chromiumPath)) {
-  console.error(
-    `npm test: Chromium is missing at ${chromiumPath}. Install Debian's headless build: apt-get update && apt-get install -y chromium-headless-shell`,
-  );
-  process.exit(1);
-}
-
-const fetchModel: Step = { name: "embedding model", command: [process.execPath, "scripts/fetch-model.ts"] };
 const typeCheck: Step = { name: "type check", command: [bin("tsc"), "--noEmit"] };
 const lint: Step = { name: "lint", command: [bin("biome"), "check", "."] };
 const apiLint: Step = {
@@ -93,9 +92,6 @@ for (const file of ["test-results/vitest.json", "test-results/playwright.json"])
 
 // Lint and the build wait on nothing of each other. The type check reads the route types the build
 // writes, so it starts once the build is done, beside the unit tests (which never touch `.next`).
-// The model is fetched (once, then verified from the cache) before the tests that load it.
-header(fetchModel);
-record(fetchModel, await run(fetchModel, false));
 const [linted, apiLinted, built] = await Promise.all([run(lint, true), run(apiLint, true), run(build, true)]);
 header(lint);
 record(lint, linted);

@@ -1,16 +1,15 @@
 /** The dev QA set's answerable questions and hit@5, scored the same way for every engine. */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { QaItem } from "../eval-scoring.ts";
+import { parseQaSet, type QaItem } from "../eval-qa-set.ts";
 
 export const evalDir = resolve(import.meta.dirname, "../../../shared/eval");
 
 /** Questions with an expected page (follow-ups included, asked without their conversation). */
-export const answerable: QaItem[] = readFileSync(join(evalDir, "qa-debian-docs.jsonl"), "utf8")
-  .split("\n")
-  .filter((line) => line.trim())
-  .map((line) => JSON.parse(line) as QaItem)
-  .filter((item) => item.type === "answerable");
+const qaFile = join(evalDir, "qa-debian-docs.jsonl");
+export const answerable: QaItem[] = parseQaSet(readFileSync(qaFile, "utf8"), qaFile).filter(
+  (item) => item.type === "answerable",
+);
 
 export interface Origin {
   fileName: string;

@@ -86,7 +86,7 @@ describe("the session secret", () => {
 
 describe("which samples are uploaded", () => {
   const sample = {
-    sample: { path: "samples/notes.md", datasource: "notes" },
+    sample: { path: "samples/sources/notes.md", datasource: "notes" },
     fileName: "notes.md",
     sha256: "aa",
   };

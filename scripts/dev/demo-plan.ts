@@ -14,10 +14,10 @@ export interface SampleFile {
 }
 
 export const sampleFiles: SampleFile[] = [
-  { path: "samples/debian-uploads-and-bugs.pdf", datasource: "manuals" },
-  { path: "samples/backups.md", datasource: "notes" },
-  { path: "samples/releases.csv", datasource: "notes" },
-  { path: "samples/incident-review.vtt", datasource: "notes" },
+  { path: "samples/sources/debian-uploads-and-bugs.pdf", datasource: "manuals" },
+  { path: "samples/sources/backups.md", datasource: "notes" },
+  { path: "samples/sources/releases.csv", datasource: "notes" },
+  { path: "samples/sources/incident-review.vtt", datasource: "notes" },
 ];
 
 /**

@@ -42,7 +42,7 @@ export async function ingestSamples(
     return reused;
   }
 
-  options.log("ingesting samples/");
+  options.log("ingesting samples/sources/");
   const view = createProgressView(options.out, samples.map(describeSample));
   const documents: DocumentRecord[] = [];
   for (const state of states) {

@@ -1,12 +1,10 @@
 /** The handler and the client against a real service process, with a real ingested PDF. */
-import { execFileSync } from "node:child_process";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClientFor, resolveConnection, uploadFile } from "../../service/cli/admin-client.ts";
 import { type SpawnedService, spawnService } from "../../service/testing/spawn-service.ts";
-import { temporaryDirectory } from "../../service/testing/temporary-directory.ts";
 import type { AdminClient } from "../admin/index.ts";
 import { type AnswerState, AuthenticationError, UnprocessableEntityError } from "../core/index.ts";
 import type { PdfHighlightReference, ServiceUpdate } from "../core/wire.ts";
@@ -16,7 +14,9 @@ import { createServiceClient } from "./service-client.ts";
 import type { ServiceStore } from "./service-store.ts";
 
 const origin = "http://app.test";
-const question = "What does the -p persist option of gnuplot do?";
+/** The demo corpus's manual, five pages of the Debian Developer's Reference. */
+const samplePdf = join(import.meta.dirname, "../../samples/sources/debian-uploads-and-bugs.pdf");
+const question = "Which dput option puts an upload into the delayed queue?";
 /** Tokens live 1–2 s (the service rounds expiry down to the second), so a test can outwait one. */
 const tokenTtlSeconds = 2;
 
@@ -30,20 +30,10 @@ let handler: ServiceHandler;
 const serviceCalls: string[] = [];
 
 beforeAll(async () => {
-  const folder = temporaryDirectory("cited-sdk-int-");
-  const pdf = join(folder, "gnuplot-30-34.pdf");
-  execFileSync("qpdf", [
-    "--empty",
-    "--pages",
-    join(import.meta.dirname, "../../../shared/eval/pdfs/gnuplot.pdf"),
-    "30-34",
-    "--",
-    pdf,
-  ]);
   service = await spawnService({ env: { CKA_TOKEN_TTL_SECONDS: String(tokenTtlSeconds) } });
   admin = adminClientFor(resolveConnection({ url: service.url, data: service.dataDir }));
-  assistantId = (await admin.createAssistant("gnuplot")).id;
-  await uploadFile(admin, assistantId, pdf);
+  assistantId = (await admin.createAssistant("uploads")).id;
+  await uploadFile(admin, assistantId, samplePdf);
   apiKey = (await admin.createKey(assistantId, ["ask", "rag"])).key;
   await waitUntilReady(admin, assistantId);
   store = createMemoryServiceStore();
@@ -112,7 +102,7 @@ async function askAsUser(user: string) {
 describe("createServiceHandler against the real service", () => {
   it("serves the page of a PDF passage that rag found for the user, and to no other user", async () => {
     const found = (await (
-      await call("POST", "/rag", "alice", { query: "persist", max_results: 1 })
+      await call("POST", "/rag", "alice", { query: "delayed upload", max_results: 1 })
     ).json()) as {
       results: Array<{ metadata: { page_index?: number; pdf?: { token: string } } }>;
     };
@@ -135,7 +125,7 @@ describe("createServiceHandler against the real service", () => {
 
     expect(updates.filter((update) => update.type === "answer").length).toBeGreaterThan(1);
     expect(answer).toMatchObject({ phase: "done", refusal: false, messageId });
-    expect(answer.text).toMatch(/persist/);
+    expect(answer.text).toMatch(/--delayed/);
     const listed = (await (
       await call("GET", `/conversations/${conversationId}/messages`, "alice")
     ).json()) as {
@@ -199,7 +189,11 @@ describe("ServiceClient against the real service", () => {
     const { sources, total } = await client.sources();
     expect(total).toBe(1);
     expect(sources).toEqual([
-      expect.objectContaining({ file_name: "gnuplot-30-34.pdf", pages: 5, title: expect.any(String) }),
+      expect.objectContaining({
+        file_name: "debian-uploads-and-bugs.pdf",
+        pages: 5,
+        title: expect.any(String),
+      }),
     ]);
   });
 
@@ -208,7 +202,7 @@ describe("ServiceClient against the real service", () => {
     await admin.revokeKey(created.id);
     const revoked = createServiceClient({ baseUrl: service.url, assistantId, apiKey: created.key });
 
-    const error = await revoked.rag({ query: "persist" }).catch((caught: unknown) => caught);
+    const error = await revoked.rag({ query: "delayed upload" }).catch((caught: unknown) => caught);
 
     expect(AuthenticationError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({
@@ -230,7 +224,7 @@ describe("ServiceClient against the real service", () => {
       new Request(`${origin}/api/cited/rag`, {
         method: "POST",
         headers: { Origin: origin, "Content-Type": "application/json" },
-        body: JSON.stringify({ query: "persist" }),
+        body: JSON.stringify({ query: "delayed upload" }),
       }),
     );
     expect(response.status).toBe(502);
@@ -295,7 +289,7 @@ describe("ServiceClient against the real service", () => {
     it("retries rag and ask until the service answers", async () => {
       failuresLeft = 2;
       proxied = 0;
-      const rag = await proxiedClient().rag({ query: "persist option", max_results: 3 });
+      const rag = await proxiedClient().rag({ query: "delayed upload", max_results: 3 });
       expect(rag.results.length).toBeGreaterThan(0);
       expect(proxied).toBe(3);
 

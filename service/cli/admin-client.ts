@@ -3,30 +3,44 @@
  * beside sdk/admin's client (a file uploaded by its path, a listing watched until it changes).
  */
 import { openAsBlob } from "node:fs";
-import { basename } from "node:path";
+import { basename, resolve } from "node:path";
 import { type AdminClient, createAdminClient } from "../../sdk/admin/index.ts";
 import type { DocumentRecord } from "../../sdk/admin/schemas.ts";
 import { adminClientSettings } from "../config.ts";
 import { readSecrets } from "../secrets.ts";
+import { noTokenMessage } from "./connection-help.ts";
+
+/** Where the admin token came from, so that a refusal can say which one the service turned down. */
+export type TokenSource = "--admin-token" | "CKA_ADMIN_TOKEN" | "data folder";
 
 export interface AdminConnection {
   url: string;
   adminToken: string;
 }
 
+/** A connection as cka found it, with where it looked, for messages that say so. */
+export interface ResolvedConnection extends AdminConnection {
+  tokenSource: TokenSource;
+  /** The data folder cka looked in for the token (absolute), whether or not the token came from it. */
+  dataDir: string;
+}
+
 /** Flags first, then the environment, then the token a local service keeps in its data folder. */
 export function resolveConnection(
   flags: { url?: string; "admin-token"?: string; data?: string },
   environment: NodeJS.ProcessEnv = process.env,
-): AdminConnection {
+): ResolvedConnection {
   const settings = adminClientSettings(environment);
   const url = (flags.url ?? settings.CKA_URL).replace(/\/+$/, "");
-  const adminToken =
-    flags["admin-token"] ??
-    settings.CKA_ADMIN_TOKEN ??
-    readSecrets(flags.data ?? settings.CKA_DATA)?.adminToken;
-  if (!adminToken) throw new Error("No admin token: pass --admin-token or set CKA_ADMIN_TOKEN.");
-  return { url, adminToken };
+  const dataDir = resolve(flags.data ?? settings.CKA_DATA);
+  const given = flags["admin-token"] ?? settings.CKA_ADMIN_TOKEN;
+  if (given !== undefined) {
+    const tokenSource = flags["admin-token"] !== undefined ? "--admin-token" : "CKA_ADMIN_TOKEN";
+    return { url, adminToken: given, tokenSource, dataDir };
+  }
+  const kept = readSecrets(dataDir)?.adminToken;
+  if (kept === undefined) throw new Error(noTokenMessage(url, dataDir));
+  return { url, adminToken: kept, tokenSource: "data folder", dataDir };
 }
 
 /** The sharing area's client for a resolved connection. */

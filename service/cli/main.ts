@@ -1,10 +1,12 @@
 /** `cka`'s commands: runs the service and drives its sharing area from the command line. */
 import { parseArgs } from "node:util";
+import type { AdminClient } from "../../sdk/admin/index.ts";
 import { ApiConnectionError, CitedApiError } from "../../sdk/core/index.ts";
 import { scopeSchema } from "../../sdk/core/wire.ts";
 import { adminClientSettings } from "../config.ts";
 import { startServer } from "../server.ts";
 import { adminClientFor, resolveConnection } from "./admin-client.ts";
+import { connectionFailureMessage } from "./connection-help.ts";
 import { ingestFiles } from "./ingest-command.ts";
 
 const usage = `Usage: cka <command> [options]
@@ -18,7 +20,8 @@ const usage = `Usage: cka <command> [options]
 
 Commands other than serve talk to a running service:
   --url URL            default $CKA_URL or http://127.0.0.1:8787
-  --admin-token TOKEN  default $CKA_ADMIN_TOKEN, else the token kept in --data (default .data/service)
+  --data DIR           the folder the service was started with: default $CKA_DATA or .data/service
+  --admin-token TOKEN  default $CKA_ADMIN_TOKEN, else the token kept in --data
 `;
 
 const connectionOptions = {
@@ -67,13 +70,28 @@ function requireAssistant(assistant: string | undefined): string {
   return assistant;
 }
 
+const parseAdminArguments = (argv: string[]) =>
+  parseArgs({ args: argv, options: connectionOptions, allowPositionals: true });
+
+type AdminArguments = ReturnType<typeof parseAdminArguments>;
+
+/** Runs an admin command; a failure to reach the service or a refused token says where cka looked. */
 async function adminCommand(command: string, argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: connectionOptions,
-    allowPositionals: true,
-  });
-  const client = adminClientFor(resolveConnection(values));
+  const parsed = parseAdminArguments(argv);
+  const connection = resolveConnection(parsed.values);
+  try {
+    await runAdminCommand(adminClientFor(connection), command, parsed);
+  } catch (error) {
+    const message = connectionFailureMessage(error, connection);
+    throw message === null ? error : new Error(message, { cause: error });
+  }
+}
+
+async function runAdminCommand(
+  client: AdminClient,
+  command: string,
+  { values, positionals }: AdminArguments,
+): Promise<void> {
   const [action, argument, secondArgument] = positionals;
   switch (`${command} ${command === "ingest" || command === "share" ? "" : (action ?? "")}`.trim()) {
     case "assistants create": {
@@ -159,9 +177,8 @@ async function main(argv: string[]): Promise<void> {
   process.exitCode = 2;
 }
 
-/** What `cka` says of a failure: the service's own words for a refusal, and what to check when it is not there. */
+/** What `cka` says of a failure: the service's own words for a refusal. */
 function failureMessage(error: unknown): string {
-  if (ApiConnectionError.isInstance(error)) return `${error.message}; is \`cka serve\` running?`;
   if (CitedApiError.isInstance(error)) return error.problem?.detail ?? error.message;
   return error instanceof Error ? error.message : String(error);
 }

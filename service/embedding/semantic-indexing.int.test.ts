@@ -21,7 +21,7 @@ import { rag, testAdminToken, uploadFiles } from "../testing/sharing-area.ts";
 import { type SpawnedService, spawnService } from "../testing/spawn-service.ts";
 import { testModelFolder } from "./testing/model.ts";
 
-const samplePdf = join(import.meta.dirname, "..", "..", "samples", "debian-uploads-and-bugs.pdf");
+const samplePdf = join(import.meta.dirname, "..", "..", "samples", "sources", "debian-uploads-and-bugs.pdf");
 /** None of its words is in the sample PDF; its "Delayed uploads" section answers it. */
 const questionByMeaning = "how do I postpone publishing?";
 const dimensions = 384;
