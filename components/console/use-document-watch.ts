@@ -68,5 +68,14 @@ export function useDocumentWatch(
     return () => controller.abort();
   }, [assistantId, initialEtag]);
 
-  return { documents, setDocuments, problem, gone };
+  /** A sent file's documents, shown at once: the listing's next change carries them too, so the row does not blink. */
+  const showAdded = (added: readonly DocumentRecord[]) =>
+    setDocuments((listed) => [
+      ...listed,
+      ...added.filter((document) => !listed.some((known) => known.id === document.id)),
+    ]);
+  const showDeleted = (documentId: string) =>
+    setDocuments((listed) => listed.filter((candidate) => candidate.id !== documentId));
+
+  return { documents, showAdded, showDeleted, problem, gone };
 }
