@@ -28,7 +28,10 @@ export interface CitedChatTurn {
 
 /** A message to draw: a question, or an answer (with `answer` set, streaming while `streaming`). */
 export interface CitedChatMessage {
+  /** Unique in the list and stable while the answer streams and is saved: a React key. */
   id: string;
+  /** The id the host stored it under (what `CitedAnswer` needs to load a PDF); null until saved. */
+  messageId: string | null;
   role: "user" | "assistant";
   text: string;
   answer: AnswerState | null;
@@ -86,30 +89,43 @@ export interface CitedChat {
 let asks = 0;
 
 function storedAsMessage(message: StoredMessage): CitedChatMessage {
-  return { id: message.id, role: message.role, text: message.text, answer: message.answer, streaming: false };
+  return {
+    id: message.id,
+    messageId: message.id,
+    role: message.role,
+    text: message.text,
+    answer: message.answer,
+    streaming: false,
+  };
 }
 
 function turnMessages(turn: CitedChatTurn, streaming: boolean): CitedChatMessage[] {
   const question: CitedChatMessage = {
     id: `question-${turn.key}`,
+    messageId: null,
     role: "user",
     text: turn.question,
     answer: null,
     streaming: false,
   };
   if (!streaming && turn.answer.text === "") return [question];
-  const answerId = turn.messageId ?? turn.answer.messageId ?? `answer-${turn.key}`;
-  return [
-    question,
-    { id: answerId, role: "assistant", text: turn.answer.text, answer: turn.answer, streaming },
-  ];
+  // One id from the first snapshot on: the answer keeps its component (and an opened citation) when it is saved.
+  const answer: CitedChatMessage = {
+    id: `answer-${turn.key}`,
+    messageId: turn.messageId,
+    role: "assistant",
+    text: turn.answer.text,
+    answer: turn.answer,
+    streaming,
+  };
+  return [question, answer];
 }
 
 /**
  * @example
  * const chat = useCitedChat({ client });
  * chat.messages.map((message) => message.answer
- *   ? <CitedAnswer key={message.id} answer={message.answer} />
+ *   ? <CitedAnswer key={message.id} answer={message.answer} messageId={message.messageId} … />
  *   : <p key={message.id}>{message.text}</p>);
  * <form onSubmit={() => chat.ask(question)}>…</form>
  */
