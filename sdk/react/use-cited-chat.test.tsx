@@ -64,7 +64,7 @@ describe("useCitedChat", () => {
     const [question, answer] = chat.messages;
     expect(question).toMatchObject({ role: "user", text: "What is R?" });
     expect(answer).toMatchObject({
-      id: savedId,
+      messageId: savedId,
       role: "assistant",
       streaming: false,
       text: finalAnswer.text,
