@@ -63,7 +63,7 @@ export interface AppStack {
 }
 
 /** A port nobody listens on right now (the kernel's choice for port 0). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolveListen) => server.listen(0, "127.0.0.1", resolveListen));
   const address = server.address();
@@ -107,7 +107,11 @@ function datasourceSetting(documents: readonly DocumentRecord[]): string {
 }
 
 /** Polls until `url` answers at all (any status): `next start` prints "Ready" before it serves. */
-async function waitUntilAnswering(url: string, child: ChildProcess, logs: () => string): Promise<void> {
+export async function waitUntilAnswering(
+  url: string,
+  child: ChildProcess,
+  logs: () => string,
+): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${logs()}`);
@@ -121,7 +125,7 @@ async function waitUntilAnswering(url: string, child: ChildProcess, logs: () => 
   }
 }
 
-function stopProcessGroup(child: ChildProcess): Promise<void> {
+export function stopProcessGroup(child: ChildProcess): Promise<void> {
   return new Promise((resolveExit) => {
     if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return resolveExit();
     child.once("exit", () => resolveExit());
