@@ -287,7 +287,7 @@ describe("hostile input to the sharing area (admin API)", () => {
     await expectCanary();
   });
 
-  it("hostile uploads: malformed, truncated, encrypted, bomb-like and script-carrying PDFs, odd names", async () => {
+  it("hostile uploads: malformed, truncated, encrypted, bomb-like and script-carrying PDFs, bad Office and EPUB files, odd names", async () => {
     const assistant = await fixture.admin.createAssistant("hostile uploads");
     const files = await hostileFiles();
     for (const file of files) {
@@ -330,6 +330,7 @@ describe("hostile input to the sharing area (admin API)", () => {
       expect(document, file.name).toBeDefined();
       if (file.readable) expect(document?.status, `${file.kind}: ${document?.error}`).toBe("ready");
       else if (document?.status === "failed") expect(document.error, file.kind).toBeTruthy();
+      if (file.reason) expect(document?.error, file.kind).toContain(file.reason);
       count(tally.checked, "hostile documents settled");
     }
     // A page served from a script-carrying PDF carries none of its scripts to the reader's viewer.

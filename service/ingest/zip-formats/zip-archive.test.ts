@@ -13,4 +13,11 @@ describe("hostile zipped documents", () => {
     }
     expect(() => readTextSource(name, bytes)).toThrow(reason);
   });
+
+  it.each(["docx", "pptx", "xlsx", "ods", "epub"])(
+    "an empty .%s read directly says it is empty",
+    (extension) => {
+      expect(() => readTextSource(`empty.${extension}`, new Uint8Array())).toThrow("The file is empty.");
+    },
+  );
 });

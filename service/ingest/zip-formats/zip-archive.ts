@@ -26,6 +26,7 @@ export interface ZipArchive {
  * @throws SourceReadError naming what is wrong: not a ZIP, truncated, password-protected, too large when unpacked.
  */
 export function openZip(bytes: Uint8Array, formatName: string): ZipArchive {
+  if (bytes.length === 0) throw new SourceReadError("The file is empty.");
   if (cfbMagic.every((byte, index) => bytes[index] === byte))
     throw new SourceReadError(compoundFileProblem(bytes, formatName));
   if (bytes[0] !== 0x50 || bytes[1] !== 0x4b) {
