@@ -12,6 +12,7 @@ import {
   wordTable,
   xlsx,
 } from "../ingest/zip-formats/testing/build-documents.ts";
+import { hostilePackages } from "../ingest/zip-formats/testing/hostile-packages.ts";
 import { type InProcessService, openInProcessService } from "../testing/in-process-service.ts";
 import { callPublic } from "../testing/public-api-client.ts";
 import { testAdminToken, uploadFiles, waitForDocuments } from "../testing/sharing-area.ts";
@@ -169,4 +170,20 @@ describe("zipped documents through the service", () => {
     });
     expect(cited?.quote).toContain(quote);
   });
+
+  it("fails each bad file alone with its reason, and reads the good file uploaded with them", async () => {
+    const assistant = (await client.createAssistant("bad zipped files")).id;
+    const bad = hostilePackages();
+    const good = files[0];
+    if (!good) throw new Error("no good file");
+    const response = await uploadFiles(service.url, assistant, [...bad, good], { send });
+    expect(response.status, await response.clone().text()).toBe(202);
+    const documents = await waitForDocuments(client, assistant, { timeoutMs: 120_000 });
+    for (const file of bad) {
+      const document = documents.find((candidate) => candidate.file_name === file.name);
+      expect(document?.status, file.kind).toBe("failed");
+      expect(document?.error, file.kind).toContain(file.reason);
+    }
+    expect(documents.find((document) => document.file_name === good.name)?.status).toBe("ready");
+  }, 180_000);
 });

@@ -157,7 +157,7 @@ export async function hostileFiles(): Promise<HostileFile[]> {
     {
       name: "valid.docx",
       kind: "valid DOCX",
-      bytes: docx(wordParagraph("The vault opens on Mondays.")),
+      bytes: docx(wordParagraph("The tape library is inventoried every quarter.")),
       readable: true,
     },
     ...hostilePackages().map((file) => ({ ...file, readable: false })),

@@ -1,5 +1,5 @@
 /** The XML parts of zipped documents as a small tree: elements by local name, attributes by local name and namespace. */
-import { XMLParser } from "fast-xml-parser";
+import { Parser } from "htmlparser2";
 
 export interface XmlAttribute {
   namespace: string | null;
@@ -25,71 +25,70 @@ export type XmlNode = XmlElement | XmlText;
 /** Namespace of the relationship ids (`r:id`, `r:embed`) that link OOXML parts. */
 export const relationshipsNamespace = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 
-const parser = new XMLParser({
-  preserveOrder: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: "",
-  trimValues: false,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  // Character references (&#x263A;) are decoded only with this on; named HTML entities are harmless in these parts.
-  htmlEntities: true,
-});
-
-type ParsedNode = Record<string, unknown>;
-
-/** Parses one XML part; malformed markup is read as far as it goes (a damaged ZIP entry fails its CRC first). */
+/**
+ * Parses one XML part, forgivingly: malformed markup is read as far as it goes (a damaged ZIP entry fails
+ * its CRC first). Only the predefined and numeric entities are expanded, so a DOCTYPE cannot grow the text.
+ */
 export function parseXml(source: string): XmlElement {
   const root: XmlElement = { type: "element", name: "#document", attributes: [], children: [] };
-  root.children = convert(
-    parser.parse(source) as ParsedNode[],
-    new Map([["xml", "http://www.w3.org/XML/1998/namespace"]]),
+  const stack: Array<{ element: XmlElement; scope: Map<string, string> }> = [
+    { element: root, scope: new Map([["xml", "http://www.w3.org/XML/1998/namespace"]]) },
+  ];
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        const parent = stack[stack.length - 1];
+        if (!parent) return;
+        let scope = parent.scope;
+        const list: XmlAttribute[] = [];
+        let prefixed = false;
+        for (const key in attributes) {
+          const value = attributes[key] ?? "";
+          if (key === "xmlns" || key.startsWith("xmlns:")) {
+            if (scope === parent.scope) scope = new Map(scope);
+            scope.set(key === "xmlns" ? "" : key.slice(6), value);
+          } else {
+            prefixed ||= key.includes(":");
+            list.push({ namespace: null, local: key, value });
+          }
+        }
+        // Prefixes resolve after the loop: a declaration may follow the attribute that uses it.
+        if (prefixed) {
+          for (const attribute of list) {
+            const colon = attribute.local.indexOf(":");
+            if (colon < 0) continue;
+            attribute.namespace = scope.get(attribute.local.slice(0, colon)) ?? null;
+            attribute.local = attribute.local.slice(colon + 1);
+          }
+        }
+        const element: XmlElement = {
+          type: "element",
+          name: localName(name),
+          attributes: list,
+          children: [],
+        };
+        parent.element.children.push(element);
+        stack.push({ element, scope });
+      },
+      ontext(text) {
+        const current = stack[stack.length - 1]?.element;
+        const last = current?.children.at(-1);
+        if (last?.type === "text") last.text += text;
+        else current?.children.push({ type: "text", text });
+      },
+      onclosetag() {
+        if (stack.length > 1) stack.pop();
+      },
+    },
+    { xmlMode: true, decodeEntities: true },
   );
+  parser.end(source);
   return root;
 }
 
-function convert(nodes: ParsedNode[], scope: Map<string, string>): XmlNode[] {
-  const result: XmlNode[] = [];
-  for (const node of nodes) {
-    const rawAttributes = (node[":@"] ?? {}) as Record<string, string>;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === ":@") continue;
-      if (key === "#text") {
-        result.push({ type: "text", text: String(value) });
-        continue;
-      }
-      if (key.startsWith("?") || key === "#comment") continue;
-      let inner = scope;
-      for (const [name, uri] of Object.entries(rawAttributes)) {
-        if (name === "xmlns" || name.startsWith("xmlns:")) {
-          if (inner === scope) inner = new Map(scope);
-          inner.set(name === "xmlns" ? "" : name.slice(6), uri);
-        }
-      }
-      const attributes = Object.entries(rawAttributes)
-        .filter(([name]) => name !== "xmlns" && !name.startsWith("xmlns:"))
-        .map(([name, attributeValue]) => {
-          const colon = name.indexOf(":");
-          return colon < 0
-            ? { namespace: null, local: name, value: attributeValue }
-            : {
-                namespace: inner.get(name.slice(0, colon)) ?? null,
-                local: name.slice(colon + 1),
-                value: attributeValue,
-              };
-        });
-      const colon = key.indexOf(":");
-      result.push({
-        type: "element",
-        name: colon < 0 ? key : key.slice(colon + 1),
-        attributes,
-        children: convert(value as ParsedNode[], inner),
-      });
-    }
-  }
-  return result;
+function localName(name: string): string {
+  const colon = name.indexOf(":");
+  return colon < 0 ? name : name.slice(colon + 1);
 }
 
 /** An attribute's value: the one in `namespace` when given, else an unprefixed one, else any of that local name. */

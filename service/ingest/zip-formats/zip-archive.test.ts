@@ -15,8 +15,9 @@ describe("hostile zipped documents", () => {
   });
 
   it.each(["docx", "pptx", "xlsx", "ods", "epub"])(
-    "an empty .%s read directly says it is empty",
+    "an empty .%s is refused as empty, at upload or when read",
     (extension) => {
+      expect(uploadProblem(`empty.${extension}`, new Uint8Array(), 0)).toBe("The file is empty.");
       expect(() => readTextSource(`empty.${extension}`, new Uint8Array())).toThrow("The file is empty.");
     },
   );

@@ -1,6 +1,7 @@
 /**
  * Zipped documents a careless or hostile customer uploads: truncated, under the wrong extension,
- * password-protected, ZIP bombs of three shapes, and empty files, each with the reason the service gives.
+ * password-protected and ZIP bombs of three shapes, each with the reason the service gives (each file's bytes
+ * differ: the service keeps one document per content).
  */
 import { deflateRawSync } from "node:zlib";
 import AdmZip from "adm-zip";
@@ -39,12 +40,14 @@ function patchEntry(
 }
 
 /** An OLE compound file as Office writes a password-protected document: its magic, then an EncryptionInfo stream name. */
-function officeEncrypted(): Uint8Array {
+function officeEncrypted(kind: string): Uint8Array {
   return new Uint8Array(
     Buffer.concat([
       Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
       Buffer.alloc(1016),
       Buffer.from("EncryptionInfo", "utf16le"),
+      // The service keeps one document per content: each kind's file differs.
+      Buffer.from(kind),
       Buffer.alloc(2048, 0x5a),
     ]),
   );
@@ -124,9 +127,9 @@ export function hostilePackages(): HostilePackage[] {
       bytes: new TextEncoder().encode("just words"),
       reason: "not a ZIP package",
     },
-    { name: "locked.docx", kind: "password-protected DOCX", bytes: officeEncrypted(), reason: locked },
-    { name: "locked.pptx", kind: "password-protected PPTX", bytes: officeEncrypted(), reason: locked },
-    { name: "locked.xlsx", kind: "password-protected XLSX", bytes: officeEncrypted(), reason: locked },
+    { name: "locked.docx", kind: "password-protected DOCX", bytes: officeEncrypted("docx"), reason: locked },
+    { name: "locked.pptx", kind: "password-protected PPTX", bytes: officeEncrypted("pptx"), reason: locked },
+    { name: "locked.xlsx", kind: "password-protected XLSX", bytes: officeEncrypted("xlsx"), reason: locked },
     {
       name: "locked.ods",
       kind: "password-protected ODS",
@@ -165,11 +168,5 @@ export function hostilePackages(): HostilePackage[] {
       bytes: crowded(25_000),
       reason: "refused as a possible ZIP bomb",
     },
-    ...["docx", "pptx", "xlsx", "ods", "epub"].map((extension) => ({
-      name: `empty.${extension}`,
-      kind: `empty ${extension.toUpperCase()}`,
-      bytes: new Uint8Array(),
-      reason: "The file is empty.",
-    })),
   ];
 }
