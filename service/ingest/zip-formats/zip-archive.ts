@@ -6,8 +6,11 @@ import { crc32, inflateRawSync } from "node:zlib";
 import AdmZip from "adm-zip";
 import { SourceReadError } from "../types.ts";
 
-/** Far above any real document; a bomb or a damaged directory declares more. */
-export const zipLimits = { entries: 20_000, totalBytes: 256 * 1024 * 1024 } as const;
+/**
+ * Far above any real document, which a bomb or a damaged directory exceeds. The parts are parsed whole, at
+ * about ten times their size in memory, so the unpacked total also bounds what one upload may cost.
+ */
+export const zipLimits = { entries: 20_000, totalBytes: 128 * 1024 * 1024 } as const;
 
 const STORED = 0;
 const DEFLATED = 8;
