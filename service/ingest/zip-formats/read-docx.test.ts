@@ -98,6 +98,14 @@ describe("readDocx", () => {
     });
   });
 
+  it("reads a text box Word stores twice (for new and old readers) once", () => {
+    const box = (text: string) => `<w:txbxContent>${wordParagraph(text)}</w:txbxContent>`;
+    const paragraph = `<w:p><w:r><w:t xml:space="preserve">See the box: </w:t></w:r><w:r><mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="wps"><w:drawing>${box("Tapes rotate.")}</w:drawing></mc:Choice><mc:Fallback><w:pict>${box("Tapes rotate.")}</w:pict></mc:Fallback></mc:AlternateContent></w:r></w:p>`;
+    expect(texts(read(docx(paragraph)).blocks)).toEqual([
+      { path: "", kind: "paragraph", text: "See the box: Tapes rotate." },
+    ]);
+  });
+
   it("says what a file is when it is another kind of package or no package", () => {
     expect(() => read(new TextEncoder().encode("plain words"))).toThrow(
       "This is not a Word document: the file is not a ZIP package (it may have the wrong extension).",

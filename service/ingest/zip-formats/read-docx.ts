@@ -156,6 +156,8 @@ function paragraphText(node: XmlNode): string {
       return " ";
     case "noBreakHyphen":
       return "-";
+    // Word writes a drawing twice, for new and old readers (mc:Choice, mc:Fallback): its text counts once.
+    case "Fallback":
     case "del":
     case "instrText":
     case "delText":

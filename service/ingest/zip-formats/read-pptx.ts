@@ -121,6 +121,6 @@ function drawingText(node: XmlNode): string {
   if (node.name === "t")
     return node.children.map((child) => (child.type === "text" ? child.text : "")).join("");
   if (node.name === "br") return " ";
-  if (node.name === "pPr" || node.name === "rPr") return "";
+  if (node.name === "pPr" || node.name === "rPr" || node.name === "Fallback") return "";
   return node.children.map(drawingText).join("");
 }
