@@ -288,8 +288,9 @@ describe("hostile input to the sharing area (admin API)", () => {
   });
 
   it("hostile uploads: malformed, truncated, encrypted, bomb-like and script-carrying PDFs, bad Office and EPUB files, odd names", async () => {
-    const assistant = await fixture.admin.createAssistant("hostile uploads");
+    // Built first: a connection idle while they are built may be closed by the service just as an upload reuses it.
     const files = await hostileFiles();
+    const assistant = await fixture.admin.createAssistant("hostile uploads");
     for (const file of files) {
       const form = new FormData();
       form.append("files", new Blob([new Uint8Array(file.bytes)]), file.name);

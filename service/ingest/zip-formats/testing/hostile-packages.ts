@@ -3,7 +3,6 @@
  * password-protected and ZIP bombs of three shapes, each with the reason the service gives (each file's bytes
  * differ: the service keeps one document per content).
  */
-import { deflateRawSync } from "node:zlib";
 import AdmZip from "adm-zip";
 import { docx, epub, ods, pptx, wordParagraph, xlsx } from "./build-documents.ts";
 
@@ -61,12 +60,35 @@ function lyingBomb(): Uint8Array {
   return patchEntry(new Uint8Array(zip.toBuffer()), "word/document.xml", { size: 1024 });
 }
 
-/** An entry per name, all tiny: far more parts than any document has. */
+/** `count` empty parts, written directly (a ZIP library takes seconds for this many): far more than any document has. */
 function crowded(count: number): Uint8Array {
-  const zip = new AdmZip(Buffer.from(docx(wordParagraph("Crowded."))));
-  const tiny = deflateRawSync(Buffer.from("x"));
-  for (let index = 0; index < count; index++) zip.addFile(`word/media/${index}.bin`, Buffer.from(tiny));
-  return new Uint8Array(zip.toBuffer());
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (let index = 0; index < count; index++) {
+    const name = Buffer.from(`ppt/media/${index}.bin`);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(LOCAL, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(CENTRAL, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name);
+    centrals.push(central, name);
+    offset += local.length + name.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(count, 8);
+  end.writeUInt16LE(count, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return new Uint8Array(Buffer.concat([...locals, directory, end]));
 }
 
 export function hostilePackages(): HostilePackage[] {
