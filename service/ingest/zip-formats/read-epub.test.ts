@@ -44,4 +44,17 @@ describe("readEpub", () => {
       "The EPUB book is locked with DRM: its chapters are encrypted and cannot be read.",
     );
   });
+
+  it("reads the chapters that are not encrypted, and says how many are left out", () => {
+    const book = epub(
+      [
+        { file: "one.xhtml", navTitle: "One", body: "<p>Open text.</p>" },
+        { file: "two.xhtml", navTitle: "Two", body: "<p>Secret.</p>" },
+      ],
+      { encrypted: ["OEBPS/two.xhtml"] },
+    );
+    const result = readEpub("book.epub", book, {});
+    expect(result.blocks.map((block) => block.headingPath)).toEqual([["One"]]);
+    expect(result.warnings).toEqual(["1 chapter is encrypted (DRM) and was left out."]);
+  });
 });

@@ -72,7 +72,13 @@ export const readEpub: TextReader = (_fileName, bytes): TextExtraction => {
   }
   const titleElement = findAll(opf, "title")[0];
   const title = titleElement ? collapseSpace(textOf(titleElement)) : "";
-  return { title: title || null, blocks, warnings: [] };
+  const warnings =
+    lockedChapters > 0
+      ? [
+          `${lockedChapters} ${lockedChapters === 1 ? "chapter is" : "chapters are"} encrypted (DRM) and ${lockedChapters === 1 ? "was" : "were"} left out.`,
+        ]
+      : [];
+  return { title: title || null, blocks, warnings };
 };
 
 /** A chapter's blocks, its title above its own headings unless its first heading already says it. */
