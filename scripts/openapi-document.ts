@@ -291,6 +291,8 @@ function adminPaths(): JsonObject {
                   files: {
                     type: "array",
                     items: { type: "string", contentMediaType: "application/octet-stream" },
+                    description:
+                      "The files, each with its name. Read: PDF, Word (.docx), PowerPoint (.pptx), Excel (.xlsx), OpenDocument spreadsheets (.ods), EPUB, Markdown, plain text, HTML, CSV/TSV, WebVTT/SRT and JSON/JSON Lines. A file that cannot be read (empty, damaged, another kind than its extension says, password-protected, a ZIP bomb) becomes a failed document whose error says why; the others are read.",
                   },
                   datasource: {
                     type: "string",

@@ -21,7 +21,12 @@ export const sourceFormats = [
   ".json",
   ".jsonl",
   ".ndjson",
+  ".docx",
+  ".pptx",
+  ".xlsx",
+  ".ods",
+  ".epub",
 ] as const;
 
 export const sourceFormatsSummary =
-  "PDF, Markdown, text, HTML, CSV/TSV, WebVTT/SRT transcripts, JSON/JSON Lines";
+  "PDF, Word (DOCX), PowerPoint (PPTX), Excel (XLSX), Calc (ODS), EPUB, Markdown, text, HTML, CSV/TSV, WebVTT/SRT transcripts, JSON/JSON Lines";

@@ -1,8 +1,9 @@
-/** Picks the reader for a file (PDF or one of the text formats) and returns its blocks. */
+/** Picks the reader for a file (PDF, a zipped document on a thread of its own, or one of the text formats) and returns its blocks. */
 import { extname } from "node:path";
 import type { PdfExtractorPool } from "./pdf/pool.ts";
 import { isTextSource, readTextSource, supportedTextExtensions } from "./text/read-text-source.ts";
 import { type SourceBlock, SourceReadError, type TextSourceBlock } from "./types.ts";
+import { isZipFormat, readZipFormatInWorker } from "./zip-formats/read-in-worker.ts";
 
 export interface SourceContent {
   title: string | null;
@@ -49,7 +50,9 @@ export async function readSource(
       warnings: extraction.warnings,
     };
   }
-  const extraction = readTextSource(fileName, bytes, { datasourceUrl: context.datasourceUrl });
+  const extraction = isZipFormat(fileName)
+    ? await readZipFormatInWorker(fileName, bytes)
+    : readTextSource(fileName, bytes, { datasourceUrl: context.datasourceUrl });
   if (extraction.blocks.length === 0) throw new SourceReadError("The file holds no text to answer from.");
   return { title: extraction.title, pages: null, blocks: extraction.blocks, warnings: extraction.warnings };
 }

@@ -1,12 +1,15 @@
 /**
  * Files a careless or hostile customer uploads: PDFs that are malformed, truncated, bit-flipped,
- * encrypted, bomb-like or carry scripts, and names no file system would choose.
+ * encrypted, bomb-like or carry scripts; Word, PowerPoint, Excel, Calc and EPUB files that are truncated,
+ * mislabelled, password-protected, ZIP bombs or empty; and names no file system would choose.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { PDFDocument, PDFName, PDFRawStream, PDFString, StandardFonts } from "pdf-lib";
+import { docx, wordParagraph } from "../ingest/zip-formats/testing/build-documents.ts";
+import { hostilePackages } from "../ingest/zip-formats/testing/hostile-packages.ts";
 import { temporaryDirectory } from "../testing/temporary-directory.ts";
 
 export interface HostileFile {
@@ -15,6 +18,8 @@ export interface HostileFile {
   bytes: Uint8Array;
   /** Whether a reader should turn it into passages (it is a valid PDF with text). */
   readable: boolean;
+  /** Part of the error an unreadable file's document must show, where it is known. */
+  reason?: string;
 }
 
 /** A small valid PDF with a line of text on each of `pages` pages. */
@@ -149,6 +154,13 @@ export async function hostileFiles(): Promise<HostileFile[]> {
       ]),
       readable: false,
     },
+    {
+      name: "valid.docx",
+      kind: "valid DOCX",
+      bytes: docx(wordParagraph("The tape library is inventoried every quarter.")),
+      readable: true,
+    },
+    ...hostilePackages().map((file) => ({ ...file, readable: false })),
   ];
 }
 

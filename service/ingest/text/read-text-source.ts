@@ -1,5 +1,10 @@
-/** Picks the reader for a non-PDF file by its extension (or its first bytes) and runs it. */
+/** Picks the reader for a non-PDF file (text, or a zipped document: DOCX, PPTX, XLSX, ODS, EPUB) by its extension (or its first bytes) and runs it. */
 import { SourceReadError, type TextExtraction } from "../types.ts";
+import { readDocx } from "../zip-formats/read-docx.ts";
+import { readEpub } from "../zip-formats/read-epub.ts";
+import { readOds } from "../zip-formats/read-ods.ts";
+import { readPptx } from "../zip-formats/read-pptx.ts";
+import { readXlsx } from "../zip-formats/read-xlsx.ts";
 import { readCsv, readTsv } from "./read-delimited.ts";
 import { readHtml } from "./read-html.ts";
 import { readJson, readJsonLines } from "./read-json.ts";
@@ -26,6 +31,11 @@ const READERS: Record<string, TextReader> = {
   json: readJson,
   jsonl: readJsonLines,
   ndjson: readJsonLines,
+  docx: readDocx,
+  pptx: readPptx,
+  xlsx: readXlsx,
+  ods: readOds,
+  epub: readEpub,
 };
 
 /** Extensions `readTextSource` reads, with their dot, e.g. ".md". */

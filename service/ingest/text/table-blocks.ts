@@ -36,12 +36,27 @@ export function tableFromRows(rawRows: string[][], header: "detect" | "first" = 
   return { columns, rows: body };
 }
 
-/** One block per group of ~10–20 rows, each repeating the columns and carrying the whole table's chart hint. */
-export function tableBlocks(headingPath: string[], table: TableData): TextSourceBlock[] {
-  const rows = table.rows.filter((row) => rowSentence(table.columns, row) !== "");
-  if (rows.length === 0) return [];
-  const chartHint = chooseChartHint(table.columns, rows);
-  const sentences = rows.map((row) => rowSentence(table.columns, row));
+/**
+ * One block per group of ~10–20 rows, each repeating the columns and carrying the whole table's chart hint.
+ * With `rowNumbers` (one per row of `table`, as a spreadsheet numbers them) each row starts with a "Row"
+ * column, so a cited row says where it is.
+ */
+export function tableBlocks(
+  headingPath: string[],
+  table: TableData,
+  rowNumbers?: readonly number[],
+): TextSourceBlock[] {
+  const kept = table.rows.flatMap((row, index) =>
+    rowSentence(table.columns, row) === "" ? [] : [{ row, number: rowNumbers?.[index] }],
+  );
+  if (kept.length === 0) return [];
+  const chartHint = chooseChartHint(
+    table.columns,
+    kept.map(({ row }) => row),
+  );
+  const columns = rowNumbers ? [rowColumnName(table.columns), ...table.columns] : table.columns;
+  const rows = kept.map(({ row, number }) => (rowNumbers ? [String(number ?? ""), ...row] : row));
+  const sentences = rows.map((row) => rowSentence(columns, row));
   const averageWords =
     sentences.reduce((sum, sentence) => sum + sentence.split(" ").length, 0) / sentences.length;
   const perBlock = Math.max(
@@ -56,7 +71,7 @@ export function tableBlocks(headingPath: string[], table: TableData): TextSource
       sentences: sentences.slice(start, start + groupSize).map((text) => ({ text })),
       evidence: {
         kind: "table",
-        columns: [...table.columns],
+        columns: [...columns],
         rows: rows.slice(start, start + groupSize),
         chartHint,
       },
@@ -65,7 +80,13 @@ export function tableBlocks(headingPath: string[], table: TableData): TextSource
   return blocks;
 }
 
-function uniqueNames(names: string[]): string[] {
+/** "Row", unless the table has a column of that name already. */
+function rowColumnName(columns: readonly string[]): string {
+  return columns.includes("Row") ? "Sheet row" : "Row";
+}
+
+/** Names made unique by a count: ["A", "A"] → ["A", "A (2)"]. */
+export function uniqueNames(names: string[]): string[] {
   const seen = new Map<string, number>();
   return names.map((name) => {
     const count = (seen.get(name) ?? 0) + 1;
