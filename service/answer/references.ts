@@ -109,8 +109,31 @@ export function buildReference(span: CitedSpan, context: TokenContext): Referenc
       };
     case "external_link":
       return { ...base, kind: "external_link", url: evidence.url, context: textContext(span, evidence.code) };
-    case "image":
-      return { ...base, kind: "image", url: evidence.url };
+    case "image": {
+      const rects = mergeSpans(sentences).flatMap((item) => item.rects);
+      const picture = sentences[0]?.spans?.[0];
+      if (evidence.ocr !== true || picture === undefined || rects.length === 0)
+        return { ...base, kind: "image", url: evidence.url };
+      return {
+        ...base,
+        kind: "image",
+        region: {
+          rects,
+          bbox: boundingRect(rects),
+          image_width: picture.page_width,
+          image_height: picture.page_height,
+        },
+        image: context.tokens.issue({
+          media: "image",
+          assistant: passage.assistantId,
+          reference: id,
+          document: passage.documentId,
+          pages: [0],
+          user: context.user,
+          session: context.session,
+        }),
+      };
+    }
     case "catalogue_record":
       return { ...base, kind: "catalogue_record", metadata: { ...base.metadata, record: evidence.record } };
     case "paragraph":
