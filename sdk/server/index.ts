@@ -15,6 +15,7 @@ export {
   type AskStream,
   createServiceClient,
   type PdfSlice,
+  type ServedImage,
   type ServiceCallOptions,
   type ServiceClient,
   type ServiceClientOptions,

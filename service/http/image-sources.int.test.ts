@@ -11,7 +11,6 @@ import {
   ragResponseSchema,
   reduceAnswerText,
 } from "../../sdk/core/index.ts";
-import { renderTextImage } from "../ingest/image/testing/text-image.ts";
 import { isOcrAvailable } from "../ingest/pdf/ocr.ts";
 import { expectProblem, type PublicCall } from "../testing/public-api-client.ts";
 import {
@@ -22,6 +21,7 @@ import {
   testSession,
   testUser,
 } from "../testing/public-api-fixture.ts";
+import { renderTextImage } from "../testing/text-image.ts";
 
 const ocrInstalled = await isOcrAvailable();
 const skipped = ocrInstalled ? "" : " (skipped: tesseract with English data or pdftoppm is not installed)";

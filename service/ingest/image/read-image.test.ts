@@ -1,11 +1,11 @@
 /** Uploaded images read with OCR: their sentences boxed on the words in pixels, and bad files refused in plain words. */
 import { describe, expect, it } from "vitest";
+import { renderDpi, renderTextImage } from "../../testing/text-image.ts";
 import { isOcrAvailable, type OcrWord } from "../pdf/ocr.ts";
 import { SourceReadError } from "../types.ts";
 import { imageBlocks } from "./image-blocks.ts";
 import { sniffImage } from "./image-type.ts";
 import { readImage } from "./read-image.ts";
-import { renderDpi, renderTextImage } from "./testing/text-image.ts";
 
 const ocrInstalled = await isOcrAvailable();
 const skipped = ocrInstalled ? "" : " (skipped: tesseract with English data or pdftoppm is not installed)";

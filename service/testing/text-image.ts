@@ -3,8 +3,8 @@ import { execFile } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { temporaryDirectory } from "../../../testing/temporary-directory.ts";
-import { makeTextPdf } from "../../pdf/testing/pdf-fixtures.ts";
+import { makeTextPdf } from "../ingest/pdf/testing/pdf-fixtures.ts";
+import { temporaryDirectory } from "./temporary-directory.ts";
 
 const run = promisify(execFile);
 
