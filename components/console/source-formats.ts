@@ -1,9 +1,15 @@
 /**
- * What the file picker offers: the formats the service reads (service/ingest: PDF, and the text
- * readers' extensions). The service stays the judge: any other file is refused there with a reason.
+ * What the file picker offers: the formats the service reads (service/ingest: PDF, images read with
+ * OCR, and the text readers' extensions). The service stays the judge: any other file is refused there with a reason.
  */
 export const sourceFormats = [
   ".pdf",
+  ".png",
+  ".jpg",
+  ".jpeg",
+  ".tif",
+  ".tiff",
+  ".webp",
   ".md",
   ".markdown",
   ".mdown",
@@ -24,4 +30,4 @@ export const sourceFormats = [
 ] as const;
 
 export const sourceFormatsSummary =
-  "PDF, Markdown, text, HTML, CSV/TSV, WebVTT/SRT transcripts, JSON/JSON Lines";
+  "PDF, images (PNG, JPEG, TIFF, WebP; read with OCR), Markdown, text, HTML, CSV/TSV, WebVTT/SRT transcripts, JSON/JSON Lines";
