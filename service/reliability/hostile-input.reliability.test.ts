@@ -287,7 +287,7 @@ describe("hostile input to the sharing area (admin API)", () => {
     await expectCanary();
   });
 
-  it("hostile uploads: malformed, truncated, encrypted, bomb-like and script-carrying PDFs, odd names", async () => {
+  it("hostile uploads: malformed, truncated, encrypted, bomb-like and script-carrying PDFs, bad images, odd names", async () => {
     const assistant = await fixture.admin.createAssistant("hostile uploads");
     const files = await hostileFiles();
     for (const file of files) {

@@ -1,5 +1,6 @@
 /** Uploaded images read with OCR: their sentences boxed on the words in pixels, and bad files refused in plain words. */
 import { describe, expect, it } from "vitest";
+import { pixelBombPng } from "../../testing/hostile-images.ts";
 import { renderDpi, renderTextImage } from "../../testing/text-image.ts";
 import { isOcrAvailable, type OcrWord } from "../pdf/ocr.ts";
 import { SourceReadError } from "../types.ts";
@@ -66,6 +67,10 @@ describe(`readImage${skipped}`, () => {
     // Tesseract reads a text file as a list of image paths: it never gets one.
     expect(await reasons("list.png", new TextEncoder().encode("/etc/hostname\n"))).toBe(
       "The file is named .png but is not a PNG, JPEG, TIFF or WebP image.",
+    );
+    // Refused from its header, before tesseract would decode 400 million pixels.
+    expect(await reasons("bomb.png", pixelBombPng(20_000))).toBe(
+      "The image is 20000 × 20000 pixels; images of up to 60 million pixels are read.",
     );
     const blank = await renderTextImage([]);
     expect(await reasons("blank.png", blank.bytes)).toBe("No text could be read from the image.");

@@ -1,11 +1,29 @@
 /** Reads an uploaded image (PNG, JPEG, TIFF, WebP) with tesseract: its text, each sentence boxed in pixels. */
 import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { imageSize } from "image-size";
 import { isOcrAvailable, parseTesseractTsv, tesseractPageSizes, tesseractTsv } from "../pdf/ocr.ts";
 import { createScratchFolder } from "../pdf/ocr-scratch.ts";
 import { SourceReadError, type TextExtraction } from "../types.ts";
 import { imageBlocks } from "./image-blocks.ts";
 import { sniffImage } from "./image-type.ts";
+
+/**
+ * The largest picture read: a page scanned at 600 dpi is about 35 million pixels. A few kilobytes of PNG can
+ * claim billions, which tesseract would try to hold in memory (400 million took it 9 s and 420 MB).
+ */
+export const maxImagePixels = 60_000_000;
+
+/** Width × height as the file's header states them, or null when the header cannot be read. */
+function statedSize(bytes: Uint8Array): { width: number; height: number } | null {
+  try {
+    const { width, height } = imageSize(bytes);
+    return { width, height };
+  } catch {
+    // A header image-size cannot read is left to tesseract, which says whether the image is damaged.
+    return null;
+  }
+}
 
 /** Why a file named as an image is not one, in plain words. */
 export function notAnImage(fileName: string): string {
@@ -36,6 +54,12 @@ export async function readImage(
 ): Promise<TextExtraction> {
   const type = sniffImage(bytes.subarray(0, 16));
   if (type === null) throw new SourceReadError(notAnImage(fileName));
+  const stated = statedSize(bytes);
+  if (stated !== null && stated.width * stated.height > maxImagePixels) {
+    throw new SourceReadError(
+      `The image is ${stated.width} × ${stated.height} pixels; images of up to ${maxImagePixels / 1_000_000} million pixels are read.`,
+    );
+  }
   if (!options.ocr || !(await isOcrAvailable())) {
     throw new SourceReadError(
       "Images are read with OCR, which is not installed or is turned off on this service.",
