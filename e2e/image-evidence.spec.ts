@@ -30,38 +30,52 @@ let fixture: PublicApiFixture | undefined;
 let account: HarnessAccount;
 let reference: ImageReference;
 
-test.beforeAll(async () => {
-  test.skip(!(await isOcrAvailable()), "tesseract with English data or pdftoppm is not installed");
-  test.setTimeout(120_000);
-  const picture = await renderTextImage(lines);
-  fixture = await startPublicApiFixture({ files: [{ path: picture.path }], env: { CKA_OCR: "auto" } });
-  const { key } = await fixture.createKey(["ask"]);
-  const response = await fixture.call({
+/** Asks, and records the answer's image reference with the image the service serves for it. */
+async function recordImageAnswer(service: PublicApiFixture, key: string, message: string) {
+  const response = await service.call({
     key,
-    path: publicPaths.ask(fixture.assistant.id, testSession),
-    body: { id_user: testUser, message: "When must the boiler pump be primed?" },
+    path: publicPaths.ask(service.assistant.id, testSession),
+    body: { id_user: testUser, message },
   });
   const answer = reduceAnswerText(await response.text());
   const found = Object.values(answer.references).find(
     (candidate): candidate is ImageReference => candidate.kind === "image" && candidate.region !== undefined,
   );
   if (!found?.image) throw new Error(`no image reference in: ${answer.text}`);
-  reference = found;
-  const served = await fixture.call({
+  const served = await service.call({
     key,
     path: publicPaths.image(found.image.token),
     headers: { "X-External-User-Id": testUser },
   });
+  const image = {
+    base64: Buffer.from(await served.arrayBuffer()).toString("base64"),
+    type: served.headers.get("Content-Type") ?? "",
+  };
+  return { answer, reference: found, image };
+}
+
+test.beforeAll(async () => {
+  test.skip(!(await isOcrAvailable()), "tesseract with English data or pdftoppm is not installed");
+  test.setTimeout(120_000);
+  const picture = await renderTextImage(lines);
+  // Chromium cannot draw a TIFF: the evidence then says so beside the quote.
+  const scan = await renderTextImage(["The attic fan runs only between May and September."], "tiff");
+  fixture = await startPublicApiFixture({
+    files: [{ path: picture.path }, { path: scan.path }],
+    env: { CKA_OCR: "auto" },
+  });
+  const { key } = await fixture.createKey(["ask"]);
+  const png = await recordImageAnswer(fixture, key, "When must the boiler pump be primed?");
+  const tiff = await recordImageAnswer(fixture, key, "When does the attic fan run?");
+  reference = png.reference;
   account = {
     authScope: "e2e:tenant:alice",
-    answers: [{ messageId: answer.messageId ?? "msg_image0000001", answer }],
+    answers: [png, tiff].map(({ answer }, index) => ({
+      messageId: answer.messageId ?? `msg_image000000${index}`,
+      answer,
+    })),
     slices: {},
-    images: {
-      [found.id]: {
-        base64: Buffer.from(await served.arrayBuffer()).toString("base64"),
-        type: served.headers.get("Content-Type") ?? "",
-      },
-    },
+    images: { [png.reference.id]: png.image, [tiff.reference.id]: tiff.image },
   };
 });
 
@@ -70,7 +84,7 @@ test.afterAll(async () => {
   removeTemporaryDirectories();
 });
 
-async function openImageEvidence(page: Page) {
+async function openImageEvidence(page: Page, answerIndex = 0) {
   await page.addInitScript(
     (data) => {
       window.__citedHarness = { accounts: data };
@@ -78,9 +92,14 @@ async function openImageEvidence(page: Page) {
     [account],
   );
   await page.goto("/harness/evidence");
-  await page.getByRole("region", { name: "Answer" }).getByTestId("cited-citation").first().click();
+  await page
+    .getByRole("region", { name: "Answer" })
+    .nth(answerIndex)
+    .getByTestId("cited-citation")
+    .first()
+    .click();
   const evidence = page.getByTestId("cited-image-evidence");
-  await expect(evidence.getByRole("img")).toBeVisible();
+  if (answerIndex === 0) await expect(evidence.getByRole("img")).toBeVisible();
   return evidence;
 }
 
@@ -101,6 +120,12 @@ test("the quoted lines are boxed on the picture, scaled with it", async ({ page 
     expect(box.top).toBeLessThanOrEqual((picture?.y ?? 0) + y0 * scale + 1);
   }
   await expect(evidence.getByTestId("cited-image-quote")).toHaveText(reference.quote);
+});
+
+test("a TIFF the browser cannot draw shows its quote and says why there is no picture", async ({ page }) => {
+  const evidence = await openImageEvidence(page, 1);
+  await expect(evidence.getByTestId("cited-image-quote")).toContainText("attic fan");
+  await expect(evidence.getByRole("alert")).toHaveText(/cannot draw this image's format/);
 });
 
 test("screenshots of the image evidence at desktop and phone widths, light and dark", async ({ page }) => {
