@@ -14,6 +14,7 @@ import {
 } from "../service/testing/public-api-fixture.ts";
 import { removeTemporaryDirectories } from "../service/testing/temporary-directory.ts";
 import { renderTextImage } from "../service/testing/text-image.ts";
+import { openHarness } from "./support/recorded-evidence.ts";
 import { screenshotsAtBothWidths } from "./support/screenshots.ts";
 
 test.describe.configure({ mode: "serial" });
@@ -85,13 +86,7 @@ test.afterAll(async () => {
 });
 
 async function openImageEvidence(page: Page, answerIndex = 0) {
-  await page.addInitScript(
-    (data) => {
-      window.__citedHarness = { accounts: data };
-    },
-    [account],
-  );
-  await page.goto("/harness/evidence");
+  await openHarness(page, [account]);
   await page
     .getByRole("region", { name: "Answer" })
     .nth(answerIndex)
