@@ -16,6 +16,7 @@ import { removeTemporaryDirectories } from "../service/testing/temporary-directo
 import { renderTextImage } from "../service/testing/text-image.ts";
 import { openHarness } from "./support/recorded-evidence.ts";
 import { screenshotsAtBothWidths } from "./support/screenshots.ts";
+import { seriousViolations } from "./support/serious-violations.ts";
 
 test.describe.configure({ mode: "serial" });
 
@@ -115,6 +116,7 @@ test("the quoted lines are boxed on the picture, scaled with it", async ({ page 
     expect(box.top).toBeLessThanOrEqual((picture?.y ?? 0) + y0 * scale + 1);
   }
   await expect(evidence.getByTestId("cited-image-quote")).toHaveText(reference.quote);
+  expect(await seriousViolations(page)).toEqual([]);
 });
 
 test("a TIFF the browser cannot draw shows its quote and says why there is no picture", async ({ page }) => {

@@ -76,7 +76,7 @@ export function ImageEvidence({
   const { region } = reference;
   const loaded = useLoadedImage(loadImage, messageId, reference.id, authScope);
   const [undrawable, setUndrawable] = useState(false);
-  const scroller = useRef<HTMLDivElement>(null);
+  const scroller = useRef<HTMLElement>(null);
   // In the image's own pixels, then as shares of its size: the boxes scale with the picture, no measuring.
   const boxes = highlightBoxes(region.rects, region.image_width, region.image_width).map((box) => ({
     left: percent(box.left, region.image_width),
@@ -114,7 +114,13 @@ export function ImageEvidence({
           </p>
         </div>
       ) : (
-        <div ref={scroller} className="cited-image__scroller">
+        <section
+          ref={scroller}
+          className="cited-image__scroller"
+          aria-label="Cited image"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to scroll by keyboard (WCAG 2.1.1).
+          tabIndex={0}
+        >
           <div
             className="cited-image__frame"
             style={{ aspectRatio: `${region.image_width} / ${region.image_height}` }}
@@ -147,7 +153,7 @@ export function ImageEvidence({
               </div>
             )}
           </div>
-        </div>
+        </section>
       )}
     </section>
   );

@@ -68,6 +68,7 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
     return dense ? { dense, embedder } : null;
   }
   const askGuard = requireApiKey("ask", store.keys, dependencies.limiter);
+  const ragGuard = requireApiKey("rag", store.keys, dependencies.limiter);
 
   /** The token of a PDF slice or image request, once it is authentic, current, of this key's assistant and user. */
   function grantedToken(
@@ -96,7 +97,6 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
     }
     return payload;
   }
-  const ragGuard = requireApiKey("rag", store.keys, dependencies.limiter);
 
   app.post(routePattern(publicPathTemplates.ask), askGuard, async (context) => {
     const assistantId = context.req.param("assistant")!;
