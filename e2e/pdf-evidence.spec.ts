@@ -15,6 +15,7 @@ import {
 import { removeTemporaryDirectories } from "../service/testing/temporary-directory.ts";
 import { type HighlightFit, measureHighlight } from "./support/highlight-geometry.ts";
 import {
+  openHarness,
   otherPdfPages,
   pdfReferences,
   type RecordedAnswer,
@@ -64,13 +65,6 @@ function accounts(): HarnessAccount[] {
   return [alice, { ...alice, authScope: "e2e:tenant:bob", slices: bobSlices }];
 }
 
-async function openHarness(page: Page) {
-  await page.addInitScript((data) => {
-    window.__citedHarness = { accounts: data };
-  }, accounts());
-  await page.goto("/harness/evidence");
-}
-
 async function openCitation(page: Page, answerIndex: number) {
   await page
     .getByRole("region", { name: "Answer" })
@@ -112,7 +106,7 @@ test("the highlight covers the quoted sentence at two widths, after a resize and
   const [reference] = pdfReferences(onePage.answer);
   expect(reference, "the service cited a PDF page").toBeDefined();
   await page.setViewportSize({ width: 1280, height: 900 });
-  await openHarness(page);
+  await openHarness(page, accounts());
   await openCitation(page, 0);
   await expect(page.getByTestId("cited-pdf-evidence")).toContainText(`page ${reference!.page_index + 1}`);
 
@@ -152,7 +146,7 @@ test("a quote that crosses a page break is highlighted on both pages", async ({ 
   const [reference] = pdfReferences(acrossPages.answer);
   expect(reference?.spans.map((span) => span.page_index)).toHaveLength(2);
   await page.setViewportSize({ width: 1280, height: 900 });
-  await openHarness(page);
+  await openHarness(page, accounts());
   await openCitation(page, 1);
   // At the page's width, as this was measured first: at the cited lines' zoom the text layer's line box
   // on page 58 sits 1.5 px off the glyphs' (coverage 0.896), Chromium's metrics and not the boxes' place.
@@ -173,7 +167,7 @@ test("a quote that crosses a page break is highlighted on both pages", async ({ 
 
 test("a slice loaded for one account is never drawn for another in the same browser", async ({ page }) => {
   const [reference] = pdfReferences(onePage.answer);
-  await openHarness(page);
+  await openHarness(page, accounts());
   await openCitation(page, 0);
   const textLayer = page.locator(
     `[data-page-index="${reference!.page_index}"] .react-pdf__Page__textContent`,
@@ -218,7 +212,7 @@ test("bytes the viewer cannot draw show a failure once, and ask the host again o
 test("an answer and its open evidence have no serious or critical accessibility violations", async ({
   page,
 }) => {
-  await openHarness(page);
+  await openHarness(page, accounts());
   await page.getByRole("region", { name: "Answer" }).first().getByTestId("cited-citation").first().focus();
   await expect(page.getByRole("region", { name: "Source preview" })).toBeVisible();
   const withPreview = await new AxeBuilder({ page }).analyze();
@@ -239,7 +233,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     test(`screenshots: preview and evidence, ${device}, ${colorScheme}`, async ({ page }) => {
       await page.emulateMedia({ colorScheme });
       await page.setViewportSize(viewport);
-      await openHarness(page);
+      await openHarness(page, accounts());
       await page
         .getByRole("region", { name: "Answer" })
         .first()

@@ -82,6 +82,15 @@ const publicHeaders = [
 ];
 const adminSecurity = [{ adminToken: [] }];
 const assistantPath = { name: "assistant", in: "path", required: true, schema: { type: "string" } };
+const tokenPath = { name: "token", in: "path", required: true, schema: { type: "string" } };
+const pageQuery = { name: "page", in: "query", required: true, schema: { type: "integer", minimum: 0 } };
+const tokenUser = {
+  name: "X-External-User-Id",
+  in: "header",
+  required: true,
+  description: "Must equal the user the token was issued for.",
+  schema: { type: "string" },
+};
 
 /** The public API of the interface spec, and what an assistant answers from. */
 function publicPaths(): JsonObject {
@@ -141,18 +150,7 @@ function publicPaths(): JsonObject {
       get: {
         operationId: "pdfPage",
         summary: "A 3-page PDF slice around the cited page (scope `ask`).",
-        parameters: [
-          { name: "token", in: "path", required: true, schema: { type: "string" } },
-          { name: "page", in: "query", required: true, schema: { type: "integer", minimum: 0 } },
-          {
-            name: "X-External-User-Id",
-            in: "header",
-            required: true,
-            description: "Must equal the user the token was issued for.",
-            schema: { type: "string" },
-          },
-          ...publicHeaders,
-        ],
+        parameters: [tokenPath, pageQuery, tokenUser, ...publicHeaders],
         responses: {
           "200": {
             description: "Pages [page-1, page, page+1] clamped to the document.",
@@ -178,10 +176,36 @@ function publicPaths(): JsonObject {
         },
       },
     },
+    [publicPathTemplates.image]: {
+      get: {
+        operationId: "image",
+        summary:
+          "The uploaded image (PNG, JPEG, TIFF or WebP) an `image` reference with a `region` quotes, as it was uploaded (scope `ask`). An expired token is renewed with the PDF refresh.",
+        parameters: [tokenPath, tokenUser, ...publicHeaders],
+        responses: {
+          "200": {
+            description: "The image's bytes; `region` rectangles are pixels of it.",
+            headers: {
+              "X-Request-ID": { $ref: "#/components/headers/RequestId" },
+              "Cache-Control": { schema: { type: "string" } },
+            },
+            content: Object.fromEntries(
+              ["image/png", "image/jpeg", "image/tiff", "image/webp"].map((type) => [
+                type,
+                { schema: { type: "string", contentMediaType: type } },
+              ]),
+            ),
+          },
+          ...commonErrors,
+          "401": problem("Invalid key, tampered token (`invalid_token`) or expired token (`token_expired`)."),
+          "403": problem("Missing scope, or X-External-User-Id is not the token's user."),
+        },
+      },
+    },
     [publicPathTemplates.pdfRefresh]: {
       post: {
         operationId: "pdfRefresh",
-        summary: "Renew an expired, authentic PDF token, once (scope `ask`).",
+        summary: "Renew an expired, authentic PDF or image token, once (scope `ask`).",
         parameters: publicHeaders,
         requestBody: jsonBody("PdfRefreshRequest"),
         responses: {

@@ -6,7 +6,8 @@ export type BlockEvidence =
   /** `code`: lines of a code block, one sentence each, shown as code. */
   | { kind: "paragraph"; code?: true }
   | { kind: "external_link"; url: string; code?: true }
-  | { kind: "image"; url: string | null; alt: string }
+  /** `ocr`: an uploaded image read with OCR, its sentences boxed in pixels (spans of "page" 0). */
+  | { kind: "image"; url: string | null; alt: string; ocr?: true }
   | { kind: "table"; columns: string[]; rows: string[][]; chartHint: ChartHint }
   | { kind: "transcript_snippet"; startS: number; endS: number }
   | { kind: "video_interval"; startS: number; endS: number; url: string }

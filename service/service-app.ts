@@ -52,6 +52,7 @@ export function createServiceApp(
       indexes: runtime.indexes,
       tokens: createPdfTokens(config.tokenSecret, config.tokenTtlSeconds),
       slicer,
+      blobs: runtime.blobs,
       limiter:
         runtime.store.engine === "postgres"
           ? createSharedRateLimiter(config.rateLimitPerMinute, runtime.store.rateWindows)

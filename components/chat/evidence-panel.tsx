@@ -50,6 +50,7 @@ export function EvidencePanel({ evidence, authScope, onClose, wideClassName, loa
           messageId={evidence.messageId}
           authScope={authScope}
           loadPdf={loadPdf ?? cited.pdf}
+          loadImage={cited.image}
           onClose={onClose}
           className="h-full"
         />

@@ -172,6 +172,7 @@ function Answer({ answer, messageId, partial, authScope, onOpenEvidence }: Answe
       messageId={messageId}
       authScope={authScope}
       loadPdf={cited.pdf}
+      loadImage={cited.image}
       partial={partial}
       onOpenEvidence={onOpenEvidence}
       openedEvidence={openedEvidence}

@@ -1,9 +1,15 @@
 /**
- * What the file picker offers: the formats the service reads (service/ingest: PDF, and the text
- * readers' extensions). The service stays the judge: any other file is refused there with a reason.
+ * What the file picker offers: the formats the service reads (service/ingest: PDF, images read with
+ * OCR, and the text readers' extensions). The service stays the judge: any other file is refused there with a reason.
  */
 export const sourceFormats = [
   ".pdf",
+  ".png",
+  ".jpg",
+  ".jpeg",
+  ".tif",
+  ".tiff",
+  ".webp",
   ".md",
   ".markdown",
   ".mdown",
@@ -29,4 +35,4 @@ export const sourceFormats = [
 ] as const;
 
 export const sourceFormatsSummary =
-  "PDF, Word (DOCX), PowerPoint (PPTX), Excel (XLSX), Calc (ODS), EPUB, Markdown, text, HTML, CSV/TSV, WebVTT/SRT transcripts, JSON/JSON Lines";
+  "PDF, Word (DOCX), PowerPoint (PPTX), Excel (XLSX), Calc (ODS), EPUB, images (PNG, JPEG, TIFF, WebP; read with OCR), Markdown, text, HTML, CSV/TSV, WebVTT/SRT transcripts, JSON/JSON Lines";

@@ -5,13 +5,21 @@
  */
 import { useState, useSyncExternalStore } from "react";
 import type { AnswerState } from "@/sdk/core/index.ts";
-import { CitedAnswer, type LoadPdf, type OpenedEvidence, ReferenceEvidence } from "@/sdk/react/index.ts";
+import {
+  CitedAnswer,
+  type LoadImage,
+  type LoadPdf,
+  type OpenedEvidence,
+  ReferenceEvidence,
+} from "@/sdk/react/index.ts";
 
 export interface HarnessAccount {
   authScope: string;
   answers: Array<{ messageId: string; answer: AnswerState }>;
   /** Base64 PDF slices by reference id, with their first page. */
   slices: Record<string, { base64: string; sliceStart: number; documentPageCount: number }>;
+  /** Base64 uploaded images with their content type, by reference id. */
+  images?: Record<string, { base64: string; type: string }>;
 }
 
 declare global {
@@ -44,6 +52,14 @@ function loaderFor(account: HarnessAccount): LoadPdf {
   };
 }
 
+function imageLoaderFor(account: HarnessAccount): LoadImage {
+  return async (_messageId, referenceId) => {
+    const image = account.images?.[referenceId];
+    if (image === undefined) throw new Error(`no image recorded for ${referenceId}`);
+    return new Blob([new Uint8Array(bytesOf(image.base64))], { type: image.type });
+  };
+}
+
 export function EvidenceHarness() {
   const accounts = useSyncExternalStore(
     subscribe,
@@ -56,6 +72,7 @@ export function EvidenceHarness() {
   const account = accounts[accountIndex];
   if (account === undefined) return <p>No such account.</p>;
   const loadPdf = loaderFor(account);
+  const loadImage = imageLoaderFor(account);
 
   return (
     <div className="flex flex-col gap-4">
@@ -85,6 +102,7 @@ export function EvidenceHarness() {
                 messageId={messageId}
                 authScope={account.authScope}
                 loadPdf={loadPdf}
+                loadImage={loadImage}
                 onOpenEvidence={setOpened}
               />
             </section>
@@ -97,6 +115,7 @@ export function EvidenceHarness() {
               messageId={opened.messageId}
               authScope={account.authScope}
               loadPdf={loadPdf}
+              loadImage={loadImage}
               onClose={() => setOpened(null)}
             />
           ) : (

@@ -2,6 +2,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Page } from "@playwright/test";
 import type { HarnessAccount } from "../../components/harness/evidence-harness.tsx";
 import { type AnswerState, createAnswerState, mergeAnswer } from "../../sdk/core/index.ts";
 import { publicPaths } from "../../sdk/core/service-paths.ts";
@@ -70,4 +71,12 @@ export function otherPdfPages(): string {
   const target = join(temporaryDirectory("cited-e2e-"), "other.pdf");
   execFileSync("qpdf", ["--empty", "--pages", join(evalPdfFolder, "gnuplot.pdf"), "40-42", "--", target]);
   return readFileSync(target).toString("base64");
+}
+
+/** Opens the evidence harness page with these accounts' recorded answers, PDF slices and images. */
+export async function openHarness(page: Page, accounts: HarnessAccount[]): Promise<void> {
+  await page.addInitScript((data) => {
+    window.__citedHarness = { accounts: data };
+  }, accounts);
+  await page.goto("/harness/evidence");
 }

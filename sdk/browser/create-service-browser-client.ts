@@ -68,6 +68,8 @@ export interface ServiceBrowserClient {
   pdf(messageId: string, referenceId: string, options?: PdfOptions): Promise<BrowserPdfSlice>;
   /** The slice of a PDF passage `rag` found for this user, by its `metadata.pdf.token`, at `page`. */
   passagePdf(token: string, page: number, options?: RequestOptions): Promise<BrowserPdfSlice>;
+  /** The uploaded image an `image` reference with a `region` quotes (PNG, JPEG, TIFF or WebP). */
+  image(messageId: string, referenceId: string, options?: RequestOptions): Promise<Blob>;
 }
 
 /**
@@ -222,6 +224,20 @@ export function createServiceBrowserClient(options: ServiceBrowserClientOptions)
           ...signalOf(pdfOptions),
         }),
       );
+    },
+
+    async image(messageId, referenceId, requestOptions = {}) {
+      const response = await send(path("image", messageId, referenceId), {
+        method: "GET",
+        ...signalOf(requestOptions),
+      });
+      if (!/^image\//i.test(response.headers.get("Content-Type") ?? "")) {
+        throw new CitedApiError("The app's server sent something other than an image", {
+          status: response.status,
+          requestId: response.headers.get("X-Request-ID"),
+        });
+      }
+      return response.blob();
     },
 
     async passagePdf(token, page, requestOptions = {}) {

@@ -10,6 +10,7 @@ export const publicPathTemplates = {
   sources: "/external/v1/assistants/{assistant}/sources",
   pdfPage: "/chat/reference/pdf/{token}",
   pdfRefresh: "/chat/reference/pdf/refresh",
+  image: "/chat/reference/image/{token}",
 } as const;
 
 /** Where the sharing area's paths start. */
@@ -43,4 +44,5 @@ export const publicPaths = {
   pdfPage: (token: string, page: number | string) =>
     `${fill(publicPathTemplates.pdfPage, { token })}?page=${encodeURIComponent(page)}`,
   pdfRefresh: publicPathTemplates.pdfRefresh,
+  image: (token: string) => fill(publicPathTemplates.image, { token }),
 };

@@ -12,6 +12,7 @@ import { AnswerNotices } from "./answer-notices.tsx";
 import { type AnswerPiece, answerPieces, type ChipPiece, type NumberedReference } from "./answer-pieces.ts";
 import { CitationPreview, type PreviewPosition } from "./citation-preview.tsx";
 import { careWords, citationLabel, claimCares, sourceName } from "./evidence-labels.ts";
+import type { LoadImage } from "./image-evidence.tsx";
 import type { LoadPdf } from "./pdf-slice-cache.ts";
 import type { PdfDocumentOptions } from "./pdf-slice-viewer.tsx";
 import { ReferenceEvidence, type RenderEvidence } from "./reference-evidence.tsx";
@@ -30,6 +31,8 @@ export interface CitedAnswerProps {
   /** Backend, tenant and account of the signed-in user; keys every cache of loaded evidence. */
   authScope: string;
   loadPdf: LoadPdf;
+  /** How an uploaded image is loaded (`cited.image`); without it, an image reference shows its quote. */
+  loadImage?: LoadImage;
   /** The answer was stopped or cut off before it ended. */
   partial?: boolean;
   /** Show evidence in the host's own place (a side panel); without it, evidence opens below the answer. */
@@ -326,6 +329,7 @@ function InlineEvidence({
         messageId={opened.messageId}
         authScope={props.authScope}
         loadPdf={props.loadPdf}
+        {...(props.loadImage ? { loadImage: props.loadImage } : {})}
         onClose={onClose}
         {...(props.renderEvidence ? { renderEvidence: props.renderEvidence } : {})}
         {...(props.documentOptions ? { documentOptions: props.documentOptions } : {})}

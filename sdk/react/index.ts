@@ -23,6 +23,7 @@ export {
   sourceDetails,
   sourceName,
 } from "./evidence-labels.ts";
+export { ImageEvidence, type ImageEvidenceProps, type LoadImage } from "./image-evidence.tsx";
 export { PdfEvidence, type PdfEvidenceProps } from "./pdf-evidence.tsx";
 export { forgetPdfSlices, type LoadPdf, type PdfSlice, type PdfSliceRequest } from "./pdf-slice-cache.ts";
 export type { PdfDocumentOptions } from "./pdf-slice-viewer.tsx";

@@ -1,14 +1,16 @@
 "use client";
 /**
  * ReferenceEvidence: the evidence behind one reference, whatever its kind. PDF highlights open in
- * `PdfEvidence`; paragraphs, tables, transcripts, catalogue records and links are drawn as text;
- * images and video players come from the host's `renderEvidence` slot.
+ * `PdfEvidence`, uploaded images read by OCR in `ImageEvidence` (given `loadImage`); paragraphs, tables,
+ * transcripts, catalogue records and links are drawn as text; linked images and video players come from
+ * the host's `renderEvidence` slot.
  */
 import { type ReactNode, useEffect, useRef } from "react";
 import { rowSentence } from "../core/index.ts";
 import type { Reference, TextContext } from "../core/wire.ts";
-import { CloseEvidenceButton, closeOnEscape } from "./close-evidence-button.tsx";
+import { closeOnEscape, EvidenceHeader } from "./close-evidence-button.tsx";
 import { clockTime, referenceLocation, sourceDetails, sourceName } from "./evidence-labels.ts";
+import { ImageEvidence, type LoadImage } from "./image-evidence.tsx";
 import { PdfEvidence } from "./pdf-evidence.tsx";
 import type { LoadPdf } from "./pdf-slice-cache.ts";
 import type { PdfDocumentOptions } from "./pdf-slice-viewer.tsx";
@@ -28,6 +30,8 @@ export interface ReferenceEvidenceProps {
   messageId: string;
   authScope: string;
   loadPdf: LoadPdf;
+  /** How an uploaded image is loaded; without it, an image reference shows its quote as text. */
+  loadImage?: LoadImage;
   renderEvidence?: RenderEvidence;
   documentOptions?: PdfDocumentOptions;
   onClose?(): void;
@@ -49,6 +53,18 @@ export function ReferenceEvidence(props: ReferenceEvidenceProps) {
         authScope={authScope}
         loadPdf={props.loadPdf}
         {...(props.documentOptions ? { documentOptions: props.documentOptions } : {})}
+        {...(onClose ? { onClose } : {})}
+        {...(props.className ? { className: props.className } : {})}
+      />
+    );
+  }
+  if (reference.kind === "image" && reference.region && props.loadImage) {
+    return (
+      <ImageEvidence
+        reference={{ ...reference, region: reference.region }}
+        messageId={messageId}
+        authScope={authScope}
+        loadImage={props.loadImage}
         {...(onClose ? { onClose } : {})}
         {...(props.className ? { className: props.className } : {})}
       />
@@ -83,13 +99,7 @@ function TextEvidenceFrame({
       data-kind={reference.kind}
       onKeyDown={closeOnEscape(onClose)}
     >
-      <header className="cited-evidence__header">
-        <div>
-          <h3 className="cited-evidence__title">{sourceName(reference)}</h3>
-          {details ? <p className="cited-muted">{details}</p> : null}
-        </div>
-        {onClose ? <CloseEvidenceButton onClose={onClose} /> : null}
-      </header>
+      <EvidenceHeader name={sourceName(reference)} details={details} onClose={onClose} />
       {children}
     </section>
   );

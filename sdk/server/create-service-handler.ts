@@ -17,6 +17,7 @@ import {
 } from "../core/wire.ts";
 import { relayAnswers } from "./answer-relay.ts";
 import { checkHandlerSettings } from "./handler-config.ts";
+import { serveImage } from "./image-route.ts";
 import { newMessageId } from "./message-id.ts";
 import { servePassagePdf, servePdf } from "./pdf-route.ts";
 import type { BackoffOptions } from "./retry-policy.ts";
@@ -106,6 +107,8 @@ const userSchema = z.object({ id: z.string().min(1), externalUserId: idUserSchem
  * - `POST /rag` `{ query, max_results?, datasource_ids? }` → `{ results }`
  * - `GET /pdf/{messageId}/{referenceId}[?page=n]` → `application/pdf` with `X-Pdf-Slice-Start`
  *   and `X-Pdf-Page-Count`, after checking that the user owns the reference
+ * - `GET /image/{messageId}/{referenceId}` → the uploaded image an `image` reference quotes
+ *   (PNG, JPEG, TIFF or WebP, as uploaded), after the same ownership check
  * - `GET /passage-pdf/{token}?page=n` → the same for a PDF passage `rag` found for the user
  *   (`metadata.pdf.token`); the service checks the token is the user's
  *
@@ -265,6 +268,20 @@ function routeRequests(
           messageId: messageId!,
           referenceId: referenceId!,
           page: new URL(request.url).searchParams.get("page"),
+          signal: request.signal,
+          requestId,
+        }),
+    },
+    {
+      pattern: ["image", ":messageId", ":referenceId"],
+      method: "GET",
+      run: ({ request, user, store, params: [messageId, referenceId], requestId }) =>
+        serveImage({
+          store,
+          client,
+          user,
+          messageId: messageId!,
+          referenceId: referenceId!,
           signal: request.signal,
           requestId,
         }),

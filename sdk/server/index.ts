@@ -12,6 +12,7 @@ export {
   type AskStream,
   createServiceClient,
   type PdfSlice,
+  type ServedImage,
   type ServiceCallOptions,
   type ServiceClient,
   type ServiceClientOptions,

@@ -2,26 +2,16 @@
  * `GET /pdf/{messageId}/{referenceId}`: the cited PDF slice, only for the user who owns the answer.
  * `GET /passage-pdf/{token}`: the slice of a passage `rag` found for the user.
  */
-import { AuthenticationError, CitedApiError, ConflictError, HttpProblem } from "../core/index.ts";
+import { CitedApiError, HttpProblem } from "../core/index.ts";
 import { pdfSliceHeaders } from "../core/wire.ts";
+import { mapped, type ReferenceTokenContext, withRenewedToken } from "./reference-token.ts";
 import type { PdfSlice, ServiceClient } from "./service-client.ts";
-import { problemFromServiceError } from "./service-problem.ts";
-import type { ServiceStore, StoredReference } from "./service-store.ts";
+import type { StoredReference } from "./service-store.ts";
 
-export interface PdfRouteContext {
-  store: ServiceStore;
-  client: ServiceClient;
-  user: { id: string; externalUserId: string };
-  messageId: string;
-  referenceId: string;
+export interface PdfRouteContext extends ReferenceTokenContext {
   /** `?page=`: another page of a quote that spans pages; the reference's first page by default. */
   page: string | null;
-  signal: AbortSignal;
-  requestId: string;
 }
-
-/** Service failures the browser can act on: gone, renewed too often, bad page, slow down. */
-const passThrough = [404, 409, 422, 429] as const;
 
 /**
  * Serves a reference's PDF slice. Ownership is checked in the store before anything reaches
@@ -41,17 +31,9 @@ export async function servePdf(context: PdfRouteContext): Promise<Response> {
     throw new HttpProblem(404, "not_found", "This reference has no PDF page.");
   }
   const page = pageOf(found, context.page);
-  let token = found.pdf.token;
-  let slice: PdfSlice;
-  try {
-    slice = await fetchSlice(context, token, page);
-  } catch (error) {
-    if (!(AuthenticationError.isInstance(error) && error.code === "token_expired")) throw mapped(error);
-    token = await renew(context, found, token);
-    slice = await fetchSlice(context, token, page).catch((retryError: unknown) => {
-      throw mapped(retryError);
-    });
-  }
+  const slice = await withRenewedToken(context, found, found.pdf.token, (token) =>
+    fetchSlice(context, token, page),
+  );
   return sliceResponse(slice, context.requestId);
 }
 
@@ -113,29 +95,6 @@ function fetchSlice(context: PdfRouteContext, token: string, page: number): Prom
   });
 }
 
-async function renew(context: PdfRouteContext, found: StoredReference, expired: string): Promise<string> {
-  const { store, user, messageId, referenceId } = context;
-  try {
-    const renewed = await context.client.refresh(
-      {
-        token: expired,
-        id_reference: referenceId,
-        id_user: user.externalUserId,
-        external_session: found.conversationId,
-      },
-      { signal: context.signal, requestId: context.requestId },
-    );
-    await store.replaceReferenceToken(user.id, messageId, referenceId, renewed);
-    return renewed.token;
-  } catch (error) {
-    if (ConflictError.isInstance(error)) {
-      const current = await store.findReference(user.id, messageId, referenceId);
-      if (current?.pdf && current.pdf.token !== expired) return current.pdf.token;
-    }
-    throw mapped(error);
-  }
-}
-
 function pageOf(found: StoredReference, requested: string | null): number {
   const reference = found.reference;
   if (reference.kind !== "pdf_highlight") return 0;
@@ -153,8 +112,4 @@ function pageOf(found: StoredReference, requested: string | null): number {
     );
   }
   return page;
-}
-
-function mapped(error: unknown): unknown {
-  return problemFromServiceError(error, passThrough) ?? error;
 }

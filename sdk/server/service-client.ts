@@ -55,6 +55,15 @@ export interface PdfSlice {
   requestId: string | null;
 }
 
+/** An uploaded image as the service serves it: its bytes as uploaded, and their type. */
+export interface ServedImage {
+  bytes: Uint8Array<ArrayBuffer>;
+  contentType: "image/png" | "image/jpeg" | "image/tiff" | "image/webp";
+  requestId: string | null;
+}
+
+const imageTypeSchema = z.enum(["image/png", "image/jpeg", "image/tiff", "image/webp"]);
+
 export interface ServiceClient {
   readonly assistantId: string;
   /** Starts an answer in session `session` (a UUID) and returns its stream once the headers arrived. */
@@ -71,7 +80,9 @@ export interface ServiceClient {
   sources(options?: ServiceCallOptions): Promise<SourceList>;
   /** The 3-page slice around `page` of the reference behind `token`, for user `externalUserId`. */
   pdf(token: string, page: number, externalUserId: string, options?: ServiceCallOptions): Promise<PdfSlice>;
-  /** Renews an expired PDF token (once per token). */
+  /** The uploaded image an `image` reference with a region quotes (`reference.image.token`), for `externalUserId`. */
+  image(token: string, externalUserId: string, options?: ServiceCallOptions): Promise<ServedImage>;
+  /** Renews an expired PDF or image token (once per token). */
   refresh(body: PdfRefreshRequest, options?: ServiceCallOptions): Promise<PdfToken>;
 }
 
@@ -179,6 +190,24 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         );
       }
       return { bytes, sliceStart: sliceStart.data, documentPageCount: pageCount.data, requestId };
+    },
+
+    async image(token, externalUserId, callOptions) {
+      const open = await send(
+        {
+          url: `${baseUrl}${publicPaths.image(token)}`,
+          method: "GET",
+          headers: { Accept: "image/*", "X-External-User-Id": externalUserId },
+        },
+        callOptions,
+      );
+      const { response, requestId } = open;
+      const bytes = await open.read(async (body) => new Uint8Array(await body.arrayBuffer()));
+      const contentType = imageTypeSchema.safeParse(
+        response.headers.get("Content-Type")?.split(";")[0]?.trim(),
+      );
+      if (!contentType.success) throw contractBreach(response, requestId, "something other than an image");
+      return { bytes, contentType: contentType.data, requestId };
     },
 
     async refresh(body, callOptions) {

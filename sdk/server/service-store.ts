@@ -11,7 +11,7 @@ export interface StoredReference {
   /** The conversation, which is also the service session the token is bound to. */
   conversationId: string;
   reference: Reference;
-  /** The latest token (the reference's own until it is replaced); null for kinds without a PDF. */
+  /** The latest token (the reference's own until it is replaced); null for kinds without a PDF or uploaded image. */
   pdf: PdfToken | null;
   /** How many times the token was replaced by a refresh. */
   refreshes: number;
@@ -86,11 +86,13 @@ export interface ServiceStore {
 }
 
 /**
- * The PDF token of a reference, if it has one (only `pdf_highlight` references do).
+ * The short-lived token of a reference, if it has one: a `pdf_highlight` reference's, or an `image`
+ * reference's for an uploaded image (they share the PDF token scheme and its refresh).
  *
  * @example
  * pdfTokenOf(answer.references.ref_abc)?.expires_at;
  */
 export function pdfTokenOf(reference: Reference): PdfToken | null {
-  return reference.kind === "pdf_highlight" ? reference.pdf : null;
+  if (reference.kind === "pdf_highlight") return reference.pdf;
+  return reference.kind === "image" ? (reference.image ?? null) : null;
 }

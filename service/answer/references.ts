@@ -11,10 +11,11 @@ export interface CitedSpan {
   last: number;
 }
 
-/** What an answer cites: the span, its id, and the PDF token when the passage is a PDF's. */
+/** What an answer cites: the span, its id, and the token that serves its PDF pages or its OCR'd image. */
 export interface Citation extends CitedSpan {
   id: string;
   pdf: PdfToken | null;
+  image: PdfToken | null;
 }
 
 export interface TokenContext {
@@ -37,7 +38,20 @@ export function citedPages(span: CitedSpan): number[] {
 
 export function cite(span: CitedSpan, context: TokenContext): Citation {
   const id = referenceId(span);
-  if (span.passage.evidence.kind !== "pdf_highlight") return { ...span, id, pdf: null };
+  const { evidence } = span.passage;
+  if (evidence.kind === "image" && evidence.ocr === true && citedPages(span).length > 0) {
+    const image = context.tokens.issue({
+      media: "image",
+      assistant: span.passage.assistantId,
+      reference: id,
+      document: span.passage.documentId,
+      pages: [0],
+      user: context.user,
+      session: context.session,
+    });
+    return { ...span, id, pdf: null, image };
+  }
+  if (evidence.kind !== "pdf_highlight") return { ...span, id, pdf: null, image: null };
   const pages = citedPages(span);
   if (pages.length === 0) throw new Error(`passage ${span.passage.id} has a PDF sentence without positions`);
   const pdf = context.tokens.issue({
@@ -48,5 +62,5 @@ export function cite(span: CitedSpan, context: TokenContext): Citation {
     user: context.user,
     session: context.session,
   });
-  return { ...span, id, pdf };
+  return { ...span, id, pdf, image: null };
 }

@@ -14,8 +14,9 @@ const usage = `Usage: cka <command> [options]
   serve [--port 8787] [--host 127.0.0.1] [--data .data/service]
   assistants create NAME | list | rename ID NAME | delete ID
   ingest --assistant ID [--datasource NAME] FILES_OR_FOLDERS...
-                       PDF, Word (.docx), PowerPoint (.pptx), Excel (.xlsx), Calc (.ods), EPUB, Markdown,
-                       text, HTML, CSV/TSV, WebVTT/SRT and JSON/JSON Lines files; others fail with a reason
+                       PDF, Word (.docx), PowerPoint (.pptx), Excel (.xlsx), Calc (.ods), EPUB, images
+                       (PNG, JPEG, TIFF, WebP; read with OCR), Markdown, text, HTML, CSV/TSV, WebVTT/SRT
+                       and JSON/JSON Lines files; others fail with a reason
   keys create --assistant ID [--scopes ask,rag] [--name NAME] | list --assistant ID | revoke KEY_ID
   share --assistant ID
   status               how the service searches: by meaning and words, or by words only (and why)

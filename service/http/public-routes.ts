@@ -1,5 +1,9 @@
-/** The public API of the interface spec (ask, rag, the PDF page slice and PDF refresh), and what an assistant answers from. */
+/**
+ * The public API of the interface spec (ask, rag, the PDF page slice and PDF refresh), the uploaded image an
+ * `image` reference quotes, and what an assistant answers from.
+ */
 
+import type { Context } from "hono";
 import { HttpProblem, limits, parseInput, readJsonBody } from "../../sdk/core/index.ts";
 import { publicPathTemplates, routePattern } from "../../sdk/core/service-paths.ts";
 import {
@@ -14,13 +18,15 @@ import { answerQuestion } from "../answer/answer-question.ts";
 import type { AnswerEngine } from "../answer/engine.ts";
 import { topicTerms } from "../answer/question-terms.ts";
 import { retrieve, type SemanticSearch, type SemanticUnavailable } from "../answer/retrieve.ts";
+import type { BlobStore } from "../blobs.ts";
 import type { PriorityEmbedder, Reranker } from "../embedding/text-embedder.ts";
 import type { AssistantIndexes } from "../index/assistant-indexes.ts";
+import { sniffImage } from "../ingest/image/image-type.ts";
 import type { Logger } from "../logger.ts";
 import type { PdfSlicer } from "../pdf-slices/pdf-slicer.ts";
-import type { PdfTokens } from "../pdf-slices/pdf-token.ts";
+import type { PdfTokenPayload, PdfTokens } from "../pdf-slices/pdf-token.ts";
 import type { Store } from "../store/store.ts";
-import type { ServiceHono } from "./app.ts";
+import type { AppVariables, ServiceHono } from "./app.ts";
 import { askStreamLines } from "./ask-stream-lines.ts";
 import { ndjsonResponse } from "./ndjson-response.ts";
 import { assertOwnAssistant, requireApiKey } from "./public-auth.ts";
@@ -32,6 +38,8 @@ export interface PublicDependencies {
   indexes: AssistantIndexes;
   tokens: PdfTokens;
   slicer: PdfSlicer;
+  /** The uploaded files, read whole to serve an image. */
+  blobs: BlobStore;
   limiter: RateLimiter;
   logger: Logger;
   engine: AnswerEngine;
@@ -43,6 +51,11 @@ export interface PublicDependencies {
 
 const bodyLimit = 64 * 1024;
 
+/** Whole seconds the token still has, rounded down: what it served must not be cached longer than it lives. */
+function cacheControl(payload: PdfTokenPayload): string {
+  return `private, max-age=${Math.max(0, payload.exp - Math.ceil(Date.now() / 1000))}`;
+}
+
 export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependencies): void {
   const { store, tokens } = dependencies;
   async function semanticSearch(assistantId: string): Promise<SemanticSearch | SemanticUnavailable | null> {
@@ -53,6 +66,34 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
   }
   const askGuard = requireApiKey("ask", store.keys, dependencies.limiter);
   const ragGuard = requireApiKey("rag", store.keys, dependencies.limiter);
+
+  /** The token of a PDF slice or image request, once it is authentic, current, of this key's assistant and user. */
+  function grantedToken(
+    context: Context<{ Variables: AppVariables }>,
+    media: "pdf" | "image",
+  ): PdfTokenPayload {
+    const verified = tokens.verify(context.req.param("token") ?? "");
+    const name = media === "pdf" ? "PDF" : "image";
+    if (!verified.valid || (verified.payload.media ?? "pdf") !== media)
+      throw new HttpProblem(401, "invalid_token", `The ${name} token is not valid.`);
+    const { payload } = verified;
+    assertOwnAssistant(context.get("apiKey"), payload.assistant);
+    if (verified.expired) {
+      throw new HttpProblem(
+        401,
+        "token_expired",
+        `The ${name} token has expired; renew it once with ${publicPathTemplates.pdfRefresh}.`,
+      );
+    }
+    if (context.req.header("X-External-User-Id") !== payload.user) {
+      throw new HttpProblem(
+        403,
+        "forbidden",
+        "X-External-User-Id is not the user this reference was issued to.",
+      );
+    }
+    return payload;
+  }
 
   app.post(routePattern(publicPathTemplates.ask), askGuard, async (context) => {
     const assistantId = context.req.param("assistant")!;
@@ -140,24 +181,7 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
   });
 
   app.get(routePattern(publicPathTemplates.pdfPage), askGuard, async (context) => {
-    const verified = tokens.verify(context.req.param("token")!);
-    if (!verified.valid) throw new HttpProblem(401, "invalid_token", "The PDF token is not valid.");
-    const { payload } = verified;
-    assertOwnAssistant(context.get("apiKey"), payload.assistant);
-    if (verified.expired) {
-      throw new HttpProblem(
-        401,
-        "token_expired",
-        `The PDF token has expired; renew it once with ${publicPathTemplates.pdfRefresh}.`,
-      );
-    }
-    if (context.req.header("X-External-User-Id") !== payload.user) {
-      throw new HttpProblem(
-        403,
-        "forbidden",
-        "X-External-User-Id is not the user this reference was issued to.",
-      );
-    }
+    const payload = grantedToken(context, "pdf");
     const { page } = parseInput(pdfPageQuerySchema, { page: context.req.query("page") });
     if (!payload.pages.includes(page)) {
       throw new HttpProblem(
@@ -180,8 +204,25 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
         "Content-Disposition": `inline; filename="slice-${slice.start + 1}.pdf"`,
         [pdfSliceHeaders.sliceStart]: String(slice.start),
         [pdfSliceHeaders.pageCount]: String(slice.pageCount),
-        // Whole seconds the token still has, rounded down: a cached slice must not outlive its token.
-        "Cache-Control": `private, max-age=${Math.max(0, payload.exp - Math.ceil(Date.now() / 1000))}`,
+        "Cache-Control": cacheControl(payload),
+      },
+    });
+  });
+
+  app.get(routePattern(publicPathTemplates.image), askGuard, async (context) => {
+    const payload = grantedToken(context, "image");
+    const document = await store.documents.get(payload.document);
+    if (document?.status !== "ready" || document.assistantId !== payload.assistant) {
+      throw new HttpProblem(404, "not_found", "The cited image is no longer available.");
+    }
+    const bytes = await dependencies.blobs.read(document.sha256);
+    const type = sniffImage(bytes.subarray(0, 16));
+    if (type === null) throw new HttpProblem(404, "not_found", "The cited document is not an image.");
+    return new Response(new Uint8Array(bytes), {
+      headers: {
+        "Content-Type": type.mime,
+        "Content-Disposition": "inline",
+        "Cache-Control": cacheControl(payload),
       },
     });
   });

@@ -60,8 +60,10 @@ export function sourceRecord(document: StoredDocument): Source {
 /** A ranked passage as `rag` returns it (CONTRACT: retrieval result metadata). */
 export function retrievalResult(passage: PassageWithSource, score: number, rank: number): RetrievalResult {
   const spans = passage.sentences.flatMap((sentence) => sentence.spans ?? []);
-  const first = spans[0];
   const evidence = passage.evidence;
+  const first = evidence.kind === "pdf_highlight" ? spans[0] : undefined;
+  // An OCR'd image's spans are its one picture, in pixels.
+  const picture = evidence.kind === "image" ? spans[0] : undefined;
   return {
     id_element: passage.id,
     id_datasource: passage.datasourceId,
@@ -82,6 +84,13 @@ export function retrievalResult(passage: PassageWithSource, score: number, rank:
             page_width: first.page_width,
             page_height: first.page_height,
             rects: spans.filter((span) => span.page_index === first.page_index).flatMap((span) => span.rects),
+          }
+        : {}),
+      ...(picture
+        ? {
+            image_width: picture.page_width,
+            image_height: picture.page_height,
+            rects: spans.flatMap((span) => span.rects),
           }
         : {}),
       ...("url" in evidence ? { url: evidence.url } : {}),

@@ -87,8 +87,23 @@ export function wireReference(citation: Citation): Reference {
         url: evidence.url,
         context: textContext(citation, evidence.code),
       };
-    case "image":
-      return { ...base, kind: "image", url: evidence.url };
+    case "image": {
+      const rects = mergeSpans(sentences).flatMap((item) => item.rects);
+      const picture = sentences[0]?.spans?.[0];
+      if (citation.image === null || picture === undefined || rects.length === 0)
+        return { ...base, kind: "image", url: evidence.url };
+      return {
+        ...base,
+        kind: "image",
+        region: {
+          rects,
+          bbox: boundingRect(rects),
+          image_width: picture.page_width,
+          image_height: picture.page_height,
+        },
+        image: citation.image,
+      };
+    }
     case "catalogue_record":
       return { ...base, kind: "catalogue_record", metadata: { ...base.metadata, record: evidence.record } };
     case "paragraph":

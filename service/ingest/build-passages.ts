@@ -23,9 +23,11 @@ interface Group {
   sentences: SourceSentence[];
 }
 
-/** Only plain paragraphs (and PDF text) merge across blocks; every other evidence kind is its own passage. */
+/** Only plain paragraphs (and PDF or OCR'd image text) merge across blocks; every other evidence kind is its own passage. */
 const mergeable = (evidence: PassageEvidence) =>
-  evidence.kind === "pdf_highlight" || evidence.kind === "paragraph";
+  evidence.kind === "pdf_highlight" ||
+  evidence.kind === "paragraph" ||
+  (evidence.kind === "image" && evidence.ocr === true);
 
 const isCode = (evidence: PassageEvidence) => "code" in evidence && evidence.code === true;
 
@@ -91,7 +93,11 @@ export function buildPassages(
         ...(sentence.spans ? { spans: sentence.spans } : {}),
       });
     }
-    const pages = group.sentences.flatMap((sentence) => sentence.spans?.map((span) => span.page_index) ?? []);
+    // An OCR'd image's spans are in pixels of "page" 0, not pages of a PDF.
+    const pages =
+      group.evidence.kind === "pdf_highlight"
+        ? group.sentences.flatMap((sentence) => sentence.spans?.map((span) => span.page_index) ?? [])
+        : [];
     return {
       id: durableId("psg", source.assistantId, source.datasourceId, source.sha256, ordinal, text),
       documentId: source.documentId,

@@ -1,5 +1,7 @@
-/** Picks the reader for a file (PDF, a zipped document on a thread of its own, or one of the text formats) and returns its blocks. */
+/** Picks the reader for a file (PDF, an image, a zipped document on a thread of its own, or one of the text formats) and returns its blocks. */
 import { extname } from "node:path";
+import { hasImageExtension, imageExtensions, sniffImage } from "./image/image-type.ts";
+import { notAnImage, readImage } from "./image/read-image.ts";
 import type { PdfExtractorPool } from "./pdf/pool.ts";
 import { isTextSource, readTextSource, supportedTextExtensions } from "./text/read-text-source.ts";
 import { type SourceBlock, SourceReadError, type TextSourceBlock } from "./types.ts";
@@ -28,9 +30,11 @@ function looksLikePdf(fileName: string, head: Uint8Array): boolean {
 /** Why an upload cannot be read at all, in plain words, or null when a reader can try it. */
 export function uploadProblem(fileName: string, head: Uint8Array, bytes: number): string | null {
   if (bytes === 0) return "The file is empty.";
-  if (looksLikePdf(fileName, head) || isTextSource(fileName, head)) return null;
+  if (looksLikePdf(fileName, head) || sniffImage(head) !== null) return null;
+  if (hasImageExtension(fileName)) return notAnImage(fileName);
+  if (isTextSource(fileName, head)) return null;
   const extension = extname(fileName).toLowerCase() || "(none)";
-  return `Unsupported file type ${extension}: upload PDF or one of ${supportedTextExtensions.join(", ")}.`;
+  return `Unsupported file type ${extension}: upload PDF, an image (${imageExtensions.join(", ")}) or one of ${supportedTextExtensions.join(", ")}.`;
 }
 
 export async function readSource(
@@ -50,9 +54,12 @@ export async function readSource(
       warnings: extraction.warnings,
     };
   }
-  const extraction = isZipFormat(fileName)
-    ? await readZipFormatInWorker(fileName, bytes)
-    : readTextSource(fileName, bytes, { datasourceUrl: context.datasourceUrl });
+  const extraction =
+    sniffImage(bytes.subarray(0, 16)) !== null || hasImageExtension(fileName)
+      ? await readImage(fileName, bytes, { ocr: context.ocr })
+      : isZipFormat(fileName)
+        ? await readZipFormatInWorker(fileName, bytes)
+        : readTextSource(fileName, bytes, { datasourceUrl: context.datasourceUrl });
   if (extraction.blocks.length === 0) throw new SourceReadError("The file holds no text to answer from.");
   return { title: extraction.title, pages: null, blocks: extraction.blocks, warnings: extraction.warnings };
 }

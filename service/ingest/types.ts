@@ -60,8 +60,8 @@ export interface TextExtraction {
 
 /** A file that cannot be ingested; `message` is shown to the customer as the document's error. */
 export class SourceReadError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = "SourceReadError";
   }
 }

@@ -1,4 +1,7 @@
-/** PDF tokens: opaque, HMAC-signed, short-lived credentials bound to one reference, user and session. */
+/**
+ * PDF tokens: opaque, HMAC-signed, short-lived credentials bound to one reference, user and session. The same
+ * scheme serves an uploaded image read by OCR; such a token says `media: "image"` and opens only the image endpoint.
+ */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { randomId } from "../ids.ts";
@@ -10,6 +13,8 @@ const payloadSchema = z.object({
   assistant: z.string(),
   reference: z.string(),
   document: z.string(),
+  /** Set on a token for an uploaded image (its pages are [0]); absent on a PDF's. */
+  media: z.literal("image").optional(),
   /** Pages of the cited span; a slice may be asked for around any of them. */
   pages: z.array(z.int().min(0)).min(1),
   user: z.string(),

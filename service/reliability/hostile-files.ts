@@ -1,7 +1,8 @@
 /**
  * Files a careless or hostile customer uploads: PDFs that are malformed, truncated, bit-flipped,
  * encrypted, bomb-like or carry scripts; Word, PowerPoint, Excel, Calc and EPUB files that are truncated,
- * mislabelled, password-protected, ZIP bombs or empty; and names no file system would choose.
+ * mislabelled, password-protected, ZIP bombs or empty; images that are truncated, mislabelled or pixel bombs;
+ * and names no file system would choose.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -10,13 +11,15 @@ import { deflateSync } from "node:zlib";
 import { PDFDocument, PDFName, PDFRawStream, PDFString, StandardFonts } from "pdf-lib";
 import { docx, wordParagraph } from "../ingest/zip-formats/testing/build-documents.ts";
 import { hostilePackages } from "../ingest/zip-formats/testing/hostile-packages.ts";
+import { pixelBombPng } from "../testing/hostile-images.ts";
 import { temporaryDirectory } from "../testing/temporary-directory.ts";
+import { renderTextImage } from "../testing/text-image.ts";
 
 export interface HostileFile {
   name: string;
   kind: string;
   bytes: Uint8Array;
-  /** Whether a reader should turn it into passages (it is a valid PDF with text). */
+  /** Whether a reader should turn it into passages (it is a valid PDF with text; images need OCR, off here). */
   readable: boolean;
   /** Part of the error an unreadable file's document must show, where it is known. */
   reason?: string;
@@ -102,9 +105,38 @@ function flipBytes(source: Uint8Array, flips: number, seed: number): Uint8Array 
   return copy;
 }
 
+/**
+ * Images no reader can use: each must fail alone, with a reason, and never reach tesseract as a path list.
+ * (An empty one would be empty.pdf again: uploads of the same bytes are one document.)
+ */
+async function hostileImages(): Promise<HostileFile[]> {
+  const { bytes: png } = await renderTextImage(["The backup tapes rotate every Monday."]);
+  const unreadable = (name: string, kind: string, bytes: Uint8Array): HostileFile => ({
+    name,
+    kind,
+    bytes,
+    readable: false,
+  });
+  return [
+    unreadable("truncated.png", "truncated PNG", png.slice(0, png.length >> 1)),
+    unreadable(
+      "header-only.png",
+      "PNG signature then noise",
+      Buffer.concat([png.subarray(0, 8), Buffer.alloc(512, 0x5a)]),
+    ),
+    unreadable(
+      "paths.png",
+      "list of paths named .png",
+      new TextEncoder().encode("/etc/passwd\n/etc/hostname\n"),
+    ),
+    unreadable("bomb.png", "PNG pixel bomb (400 million pixels)", pixelBombPng(20_000)),
+  ];
+}
+
 export async function hostileFiles(): Promise<HostileFile[]> {
   const valid = await textPdf(3);
   return [
+    ...(await hostileImages()),
     { name: "valid.pdf", kind: "valid PDF", bytes: valid, readable: true },
     {
       name: "scripts.pdf",

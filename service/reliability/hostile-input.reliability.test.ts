@@ -287,7 +287,7 @@ describe("hostile input to the sharing area (admin API)", () => {
     await expectCanary();
   });
 
-  it("hostile uploads: malformed, truncated, encrypted, bomb-like and script-carrying PDFs, bad Office and EPUB files, odd names", async () => {
+  it("hostile uploads: malformed, truncated, encrypted, bomb-like and script-carrying PDFs, bad Office and EPUB files, bad images, odd names", async () => {
     // Built first: a connection idle while they are built may be closed by the service just as an upload reuses it.
     const files = await hostileFiles();
     const assistant = await fixture.admin.createAssistant("hostile uploads");

@@ -32,7 +32,10 @@ export const retrievalMetadataSchema = z.looseObject({
   page_indices: z.array(z.int().min(0)).optional(),
   page_width: z.number().positive().optional(),
   page_height: z.number().positive().optional(),
+  /** PDF points on `page_index`; for an image read by OCR, pixels of the image (`image_width` × `image_height`). */
   rects: z.array(rectSchema).optional(),
+  image_width: z.int().positive().optional(),
+  image_height: z.int().positive().optional(),
   url: z.string().nullable().optional(),
   start_s: z.number().min(0).optional(),
   end_s: z.number().min(0).optional(),

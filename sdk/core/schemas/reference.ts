@@ -76,9 +76,27 @@ export const textContextSchema = z.object({
   code: z.boolean(),
 });
 
+/** Where an uploaded image read by OCR shows the quote: pixels of the image, origin top-left, one rect per line. */
+export const imageRegionSchema = z.object({
+  rects: z.array(rectSchema).min(1),
+  bbox: rectSchema,
+  image_width: z.int().positive(),
+  image_height: z.int().positive(),
+});
+
+export const imageReferenceSchema = z.looseObject({
+  ...referenceBase,
+  kind: z.literal("image"),
+  /** For an uploaded image read by OCR, with `image`; absent for a picture a page links to (`url`). */
+  region: imageRegionSchema.optional(),
+  /** The short-lived token that serves the uploaded image (`GET /chat/reference/image/{token}`), with `region`. */
+  image: pdfTokenSchema.optional(),
+  context: textContextSchema.optional(),
+});
+
 export const plainReferenceSchema = z.looseObject({
   ...referenceBase,
-  kind: z.enum(["paragraph", "image", "catalogue_record", "external_link"]),
+  kind: z.enum(["paragraph", "catalogue_record", "external_link"]),
   /** For `paragraph` and `external_link`: the quote in its context. Absent from answers stored before it was sent. */
   context: textContextSchema.optional(),
 });
@@ -87,6 +105,7 @@ export const referenceSchema = z.discriminatedUnion("kind", [
   pdfHighlightReferenceSchema,
   tableReferenceSchema,
   timedReferenceSchema,
+  imageReferenceSchema,
   plainReferenceSchema,
 ]);
 
@@ -118,6 +137,8 @@ export type PdfSpan = z.infer<typeof pdfSpanSchema>;
 export type PdfToken = z.infer<typeof pdfTokenSchema>;
 export type ChartHint = z.infer<typeof chartHintSchema>;
 export type PdfHighlightReference = z.infer<typeof pdfHighlightReferenceSchema>;
+export type ImageReference = z.infer<typeof imageReferenceSchema>;
+export type ImageRegion = z.infer<typeof imageRegionSchema>;
 export type Reference = z.infer<typeof referenceSchema>;
 export type ReferenceKind = z.infer<typeof referenceKindSchema>;
 export type Claim = z.infer<typeof claimSchema>;

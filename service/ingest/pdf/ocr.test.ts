@@ -149,8 +149,8 @@ describe("OCR output parsing", () => {
       "5\t1\t1\t1\t1\t3\t560\t200\t140\t40\t91.0\tworld",
     ].join("\n");
     expect(parseTesseractTsv(tsv)).toEqual([
-      { line: "1/1/1", left: 300, top: 200, width: 100, height: 40, text: "Hello" },
-      { line: "1/1/1", left: 560, top: 200, width: 140, height: 40, text: "world" },
+      { page: 1, line: "1/1/1", left: 300, top: 200, width: 100, height: 40, text: "Hello" },
+      { page: 1, line: "1/1/1", left: 560, top: 200, width: 140, height: 40, text: "world" },
     ]);
   });
 

@@ -34,7 +34,10 @@ export function isOcrAvailable(): Promise<boolean> {
   return availability;
 }
 
-interface OcrWord {
+export interface OcrWord {
+  /** 1-based: a multi-page TIFF has several. */
+  page: number;
+  /** `block/paragraph/line`, unique within a page. */
   line: string;
   left: number;
   top: number;
@@ -43,7 +46,7 @@ interface OcrWord {
   text: string;
 }
 
-/** Words of tesseract's TSV output (level 5 rows) with enough confidence, keyed by block/paragraph/line. */
+/** Words of tesseract's TSV output (level 5 rows) with enough confidence, keyed by page and block/paragraph/line. */
 export function parseTesseractTsv(tsv: string): OcrWord[] {
   const words: OcrWord[] = [];
   for (const row of tsv.split("\n")) {
@@ -52,6 +55,7 @@ export function parseTesseractTsv(tsv: string): OcrWord[] {
     const text = (cells[11] ?? "").trim();
     if (text === "" || Number(cells[10]) < MIN_CONFIDENCE) continue;
     words.push({
+      page: Number(cells[1]),
       line: `${cells[2]}/${cells[3]}/${cells[4]}`,
       left: Number(cells[6]),
       top: Number(cells[7]),
@@ -129,6 +133,25 @@ function ocrWordsToLines(words: readonly OcrWord[], pageIndex: number): TextLine
   return lines;
 }
 
+/** The pixel size of each page tesseract read (its level 1 rows), in page order. */
+export function tesseractPageSizes(tsv: string): Array<{ width: number; height: number }> {
+  return tsv
+    .split("\n")
+    .map((row) => row.split("\t"))
+    .filter((cells) => cells[0] === "1" && cells.length >= 10)
+    .map((cells) => ({ width: Number(cells[8]), height: Number(cells[9]) }));
+}
+
+/** Tesseract's TSV for an image file (PNG, JPEG, TIFF, WebP or PGM); rejects when it cannot read the image. */
+export async function tesseractTsv(imagePath: string): Promise<string> {
+  const { stdout } = await run("tesseract", [imagePath, "stdout", "tsv"], {
+    env: TESSERACT_ENV,
+    timeout: 300_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return stdout;
+}
+
 /** A binary PGM with hardly any dark pixels is a blank page: no need to run tesseract on it. */
 export function isBlankPgm(image: Uint8Array): boolean {
   const header = new TextDecoder("latin1").decode(image.subarray(0, 64));
@@ -186,12 +209,7 @@ export function createOcrSession(pdfBytes: () => Promise<Uint8Array>): OcrSessio
       const imagePath = `${imageBase}.pgm`;
       try {
         if (isBlankPgm(await readFile(imagePath))) return [];
-        const { stdout } = await run("tesseract", [imagePath, "stdout", "tsv"], {
-          env: TESSERACT_ENV,
-          timeout: 300_000,
-          maxBuffer: 64 * 1024 * 1024,
-        });
-        const words = parseTesseractTsv(stdout);
+        const words = parseTesseractTsv(await tesseractTsv(imagePath));
         const [left, top] = crop ?? [0, 0];
         return ocrWordsToLines(
           words.map((word) => ({ ...word, left: word.left + left, top: word.top + top })),

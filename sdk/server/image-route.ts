@@ -1,0 +1,34 @@
+/** `GET /image/{messageId}/{referenceId}`: the uploaded image an `image` reference quotes, only for the user who owns the answer. */
+import { HttpProblem } from "../core/index.ts";
+import { type ReferenceTokenContext, withRenewedToken } from "./reference-token.ts";
+
+/**
+ * Serves a reference's image. Ownership is checked in the store before anything reaches the service (403
+ * for a reference the user does not own or that does not exist); an expired token is renewed once, as for
+ * PDF slices.
+ *
+ * @example
+ * return serveImage({ store, client, user, messageId, referenceId, signal, requestId });
+ */
+export async function serveImage(context: ReferenceTokenContext): Promise<Response> {
+  const { store, user, messageId, referenceId } = context;
+  const found = await store.findReference(user.id, messageId, referenceId);
+  if (!found)
+    throw new HttpProblem(403, "forbidden", "This reference is not one of your answers' references.");
+  if (found.reference.kind !== "image" || !found.pdf) {
+    throw new HttpProblem(404, "not_found", "This reference has no uploaded image.");
+  }
+  const image = await withRenewedToken(context, found, found.pdf.token, (token) =>
+    context.client.image(token, user.externalUserId, {
+      signal: context.signal,
+      requestId: context.requestId,
+    }),
+  );
+  return new Response(image.bytes, {
+    headers: {
+      "Content-Type": image.contentType,
+      "Cache-Control": "private, no-store",
+      "X-Request-ID": context.requestId,
+    },
+  });
+}
