@@ -1,6 +1,6 @@
 /** Turns one Markdown paragraph's inline syntax into plain text, collecting its images on the way. */
-import { decodeEntities } from "./html-entities.ts";
-import { readAttributes } from "./html-tree.ts";
+import { decodeHTML } from "entities";
+import { attribute, findElement, parseHtmlFragment } from "./html-tree.ts";
 import { collapse } from "./text-blocks.ts";
 
 export interface InlineImage {
@@ -58,11 +58,11 @@ export function renderInline(source: string, definitions: LinkDefinitions = new 
       return " ";
     })
     .replace(/<img\b[^>]{0,2000}>/giu, (tag) => {
-      const attributes = readAttributes(tag.slice(4, -1));
+      const image = findElement(parseHtmlFragment(tag), (element) => element.tagName === "img");
       images.push({
-        alt: attributes.get("alt") ?? "",
-        title: attributes.get("title") ?? null,
-        src: attributes.get("src") ?? "",
+        alt: (image && attribute(image, "alt")) ?? "",
+        title: image && attribute(image, "title"),
+        src: (image && attribute(image, "src")) ?? "",
       });
       return " ";
     })
@@ -78,7 +78,7 @@ export function renderInline(source: string, definitions: LinkDefinitions = new 
     .replace(/<br\s*\/?>/giu, " ")
     .replace(/<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]{0,2000})?\/?>/gu, "");
   text = stripEmphasis(text);
-  text = decodeEntities(text).replace(
+  text = decodeHTML(text).replace(
     /\uE000(\d+)\uE001/gu,
     (_whole, index: string) => protectedParts[Number(index)] ?? "",
   );

@@ -106,6 +106,14 @@ describe("readHtml", () => {
     ]);
   });
 
+  it("reads a line break inside a table cell or a heading as a space between its words", () => {
+    const result = read(
+      "<h2>Mirror<br>list</h2><table><tr><th>Host</th><th>Notes</th></tr><tr><td>deb</td><td>fast<br>primary</td></tr></table>",
+    );
+    expect(result.blocks[0]?.headingPath).toEqual(["Mirror list"]);
+    expect(sentencesOf(result.blocks[0])).toEqual(["Host: deb; Notes: fast primary"]);
+  });
+
   it("keeps preformatted code line by line", () => {
     expect(sentencesOf(page().blocks.at(-1))).toEqual([
       "sudo systemctl restart apt-cacher-ng",

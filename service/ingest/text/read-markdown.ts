@@ -5,7 +5,7 @@ import type { TextSourceBlock } from "../types.ts";
 import { decodeSourceText } from "./decode-text.ts";
 import { HeadingStack } from "./heading-stack.ts";
 import { htmlBlocks } from "./html-blocks.ts";
-import { parseHtml } from "./html-tree.ts";
+import { parseHtmlFragment } from "./html-tree.ts";
 import { type InlineImage, type LinkDefinitions, renderInline } from "./inline-markdown.ts";
 import {
   ATX_HEADING,
@@ -133,7 +133,7 @@ function readHtmlBlock(lines: string[], start: number, state: MarkdownState): nu
     if (closing?.test(lines[index] ?? "")) closed = true;
     index += 1;
   }
-  const fragment = htmlBlocks(parseHtml(lines.slice(start, index).join("\n")), {
+  const fragment = htmlBlocks(parseHtmlFragment(lines.slice(start, index).join("\n")), {
     evidence: state.evidence,
     baseUrl: state.pageUrl,
   });
