@@ -128,6 +128,11 @@ describe("readHtml", () => {
     expect(result.blocks.map(sentencesOf)).toEqual([["One."], ["Two."], ["A", "B"], ["Logo"]]);
   });
 
+  it("reads a page nested a hundred thousand elements deep", () => {
+    const result = read(`<body>${"<div><span>".repeat(50_000)}Deep text.</body>`);
+    expect(result.blocks.map(sentencesOf)).toEqual([["Deep text."]]);
+  });
+
   it("decodes the page in the charset it declares", () => {
     const latin1 = Uint8Array.from([
       ...bytesOf('<meta charset="iso-8859-1"><p>Caf'),
