@@ -3,7 +3,15 @@
 import type { BlockEvidence } from "../../domain.ts";
 import type { TextSourceBlock } from "../types.ts";
 import { HeadingStack } from "./heading-stack.ts";
-import { findElement, findElements, type HtmlElement, type HtmlNode, textContent } from "./html-tree.ts";
+import {
+  attribute,
+  findElement,
+  findElements,
+  type HtmlElement,
+  type HtmlNode,
+  isElement,
+  textContent,
+} from "./html-tree.ts";
 import { tableBlocks, tableFromRows } from "./table-blocks.ts";
 import {
   codeBlocks,
@@ -37,7 +45,7 @@ export interface HtmlBlockOptions {
 
 /** The blocks of an HTML subtree, plus the text of its first h1 (a fallback document title). */
 export function htmlBlocks(
-  root: HtmlElement,
+  root: HtmlNode,
   options: HtmlBlockOptions,
 ): { blocks: TextSourceBlock[]; firstH1: string | null } {
   const walker = new HtmlBlockWalker(options);
@@ -63,11 +71,16 @@ class HtmlBlockWalker {
   }
 
   walk(node: HtmlNode): void {
-    if (node.type === "text") {
-      this.#inline.push(node.text);
+    if (node.nodeName === "#text" && "value" in node) {
+      this.#inline.push(node.value);
       return;
     }
-    const { name } = node;
+    if (!isElement(node)) {
+      // The document or a fragment; comments and doctypes have no child nodes and add nothing.
+      this.#walkChildren(node);
+      return;
+    }
+    const name = node.tagName;
     if (SKIPPED.has(name) || isHidden(node)) return;
     const heading = /^h([1-6])$/u.exec(name);
     if (heading) {
@@ -115,8 +128,8 @@ class HtmlBlockWalker {
     this.#pendingImages = [];
   }
 
-  #walkChildren(element: HtmlElement): void {
-    for (const child of element.children) this.walk(child);
+  #walkChildren(node: HtmlNode): void {
+    if ("childNodes" in node) for (const child of node.childNodes) this.walk(child);
   }
 
   /** An outermost list becomes one block; nested lists add their items to it. */
@@ -132,13 +145,13 @@ class HtmlBlockWalker {
   }
 
   #readTable(table: HtmlElement): void {
-    const captionElement = findElement(table, (element) => element.name === "caption");
+    const captionElement = findElement(table, (element) => element.tagName === "caption");
     const caption = captionElement ? collapse(textContent(captionElement)) : "";
     const rows = ownRows(table);
     const cells = rows.map((row) =>
-      row.children.flatMap((cell) => {
-        if (cell.type === "text" || (cell.name !== "td" && cell.name !== "th")) return [];
-        const span = Math.min(Number(cell.attributes.get("colspan") ?? "1") || 1, 50);
+      row.childNodes.flatMap((cell) => {
+        if (!isElement(cell) || (cell.tagName !== "td" && cell.tagName !== "th")) return [];
+        const span = Math.min(Number(attribute(cell, "colspan") ?? "1") || 1, 50);
         return Array.from({ length: span }, () => collapse(textContent(cell)));
       }),
     );
@@ -148,8 +161,8 @@ class HtmlBlockWalker {
   }
 
   #readFigure(figure: HtmlElement): void {
-    const images = findElements(figure, (element) => element.name === "img");
-    const captionElement = findElement(figure, (element) => element.name === "figcaption");
+    const images = findElements(figure, (element) => element.tagName === "img");
+    const captionElement = findElement(figure, (element) => element.tagName === "figcaption");
     if (images.length === 0) {
       this.#walkChildren(figure);
       this.flush();
@@ -158,7 +171,7 @@ class HtmlBlockWalker {
     const caption = captionElement ? collapse(textContent(captionElement)) : null;
     for (const image of images) this.#pendingImages.push(imageInput(image, caption, this.#options.baseUrl));
     this.#imagesTaken = true;
-    for (const child of figure.children) if (child !== captionElement) this.walk(child);
+    for (const child of figure.childNodes) if (child !== captionElement) this.walk(child);
     this.#imagesTaken = false;
     this.flush();
   }
@@ -171,28 +184,28 @@ function headingText(heading: HtmlElement): string {
 
 function imageInput(image: HtmlElement, caption: string | null, baseUrl: string | null): ImageInput {
   return {
-    alt: image.attributes.get("alt") ?? image.attributes.get("title") ?? "",
+    alt: attribute(image, "alt") ?? attribute(image, "title") ?? "",
     caption,
-    url: resolveUrl(image.attributes.get("src") ?? "", baseUrl),
+    url: resolveUrl(attribute(image, "src") ?? "", baseUrl),
   };
 }
 
 /** Layout tables (one column, or tables holding tables) are read as ordinary blocks, not as data. */
 function isDataTable(table: HtmlElement): boolean {
-  const nested = table.children.some(
-    (child) => findElement(child, (element) => element.name === "table") !== null,
+  const nested = table.childNodes.some(
+    (child) => findElement(child, (element) => element.tagName === "table") !== null,
   );
-  const widths = ownRows(table).map((row) => row.children.filter((cell) => cell.type === "element").length);
+  const widths = ownRows(table).map((row) => row.childNodes.filter(isElement).length);
   return !nested && Math.max(0, ...widths) >= 2 && widths.length >= 2;
 }
 
 /** Rows of this table only (inside thead/tbody/tfoot or directly under it), not of nested tables. */
 function ownRows(table: HtmlElement): HtmlElement[] {
-  return table.children.flatMap((child) => {
-    if (child.type === "text") return [];
-    if (child.name === "tr") return [child];
-    if (child.name === "thead" || child.name === "tbody" || child.name === "tfoot") {
-      return child.children.filter((row): row is HtmlElement => row.type === "element" && row.name === "tr");
+  return table.childNodes.flatMap((child) => {
+    if (!isElement(child)) return [];
+    if (child.tagName === "tr") return [child];
+    if (child.tagName === "thead" || child.tagName === "tbody" || child.tagName === "tfoot") {
+      return child.childNodes.filter((row): row is HtmlElement => isElement(row) && row.tagName === "tr");
     }
     return [];
   });
@@ -200,17 +213,17 @@ function ownRows(table: HtmlElement): HtmlElement[] {
 
 function isHidden(element: HtmlElement): boolean {
   return (
-    element.attributes.has("hidden") ||
-    element.attributes.get("aria-hidden") === "true" ||
-    /display\s*:\s*none/iu.test(element.attributes.get("style") ?? "")
+    attribute(element, "hidden") !== null ||
+    attribute(element, "aria-hidden") === "true" ||
+    /display\s*:\s*none/iu.test(attribute(element, "style") ?? "")
   );
 }
 
 /** A header row sits in <thead> or holds only <th> cells. */
 function isHeaderRow(table: HtmlElement, row: HtmlElement): boolean {
-  const inHead = table.children.some(
-    (child) => child.type === "element" && child.name === "thead" && child.children.includes(row),
+  const inHead = table.childNodes.some(
+    (child) => isElement(child) && child.tagName === "thead" && child.childNodes.includes(row),
   );
-  const cells = row.children.filter((cell): cell is HtmlElement => cell.type === "element");
-  return inHead || (cells.length > 0 && cells.every((cell) => cell.name === "th"));
+  const cells = row.childNodes.filter(isElement);
+  return inHead || (cells.length > 0 && cells.every((cell) => cell.tagName === "th"));
 }

@@ -1,154 +1,45 @@
-/** A small forgiving HTML parser: enough tree (implied end tags, void and raw-text elements) to read saved pages. */
-import { decodeEntities } from "./html-entities.ts";
+/** HTML parsed as browsers do (parse5), with the few tree look-ups the readers need. */
+import { type DefaultTreeAdapterTypes, parse, parseFragment } from "parse5";
 
-export interface HtmlElement {
-  type: "element";
-  name: string;
-  attributes: Map<string, string>;
-  children: HtmlNode[];
-}
-
-export interface HtmlText {
-  type: "text";
-  text: string;
-}
-
-export type HtmlNode = HtmlElement | HtmlText;
-
-const VOID = new Set(
-  "area base br col embed hr img input link meta param source track wbr keygen frame basefont".split(" "),
-);
-const RAW_TEXT = new Set(["script", "style", "xmp", "iframe", "noembed", "noframes", "plaintext"]);
-const ESCAPABLE_RAW_TEXT = new Set(["title", "textarea"]);
-const CLOSES_PARAGRAPH = new Set(
-  (
-    "address article aside blockquote details dialog div dl fieldset figcaption figure footer form " +
-    "h1 h2 h3 h4 h5 h6 header hgroup hr main menu nav ol p pre section table ul li dd dt"
-  ).split(" "),
-);
-/** When a start tag opens, the elements it implicitly closes, searched no further than the scope elements. */
-const IMPLIED_CLOSE: Record<string, { closes: string[]; scope: string[] }> = {
-  li: { closes: ["li"], scope: ["ul", "ol", "menu"] },
-  dt: { closes: ["dt", "dd"], scope: ["dl"] },
-  dd: { closes: ["dt", "dd"], scope: ["dl"] },
-  tr: { closes: ["tr", "td", "th"], scope: ["table", "thead", "tbody", "tfoot"] },
-  td: { closes: ["td", "th"], scope: ["tr", "table"] },
-  th: { closes: ["td", "th"], scope: ["tr", "table"] },
-  thead: { closes: ["thead", "tbody", "tfoot", "tr", "td", "th"], scope: ["table"] },
-  tbody: { closes: ["thead", "tbody", "tfoot", "tr", "td", "th"], scope: ["table"] },
-  tfoot: { closes: ["thead", "tbody", "tfoot", "tr", "td", "th"], scope: ["table"] },
-  option: { closes: ["option"], scope: ["select", "datalist"] },
-};
-const PARAGRAPH_SCOPE = [
-  "div",
-  "section",
-  "article",
-  "main",
-  "td",
-  "th",
-  "li",
-  "dd",
-  "blockquote",
-  "figure",
-  "body",
-];
+export type HtmlElement = DefaultTreeAdapterTypes.Element;
+export type HtmlNode = DefaultTreeAdapterTypes.Node;
+type HtmlParent = DefaultTreeAdapterTypes.ParentNode;
 
 /** Deeper nesting is flattened, so walking the tree never exhausts the call stack. */
 const MAX_DEPTH = 256;
-/** A start tag longer than this is taken as text; it bounds the work on markup that never closes. */
-const MAX_TAG_LENGTH = 4096;
-const START_TAG =
-  /^<([A-Za-z][A-Za-z0-9:-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?|\s*\/(?!>))*)\s*(\/?)>/u;
-const END_TAG = /<\/([A-Za-z][A-Za-z0-9:-]*)[^>]*>/y;
-const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/gu;
 
-/** Parses an HTML document into a tree under a `#document` root; never throws on malformed markup. */
-export function parseHtml(source: string): HtmlElement {
-  const root = element("#document", new Map());
-  const stack: HtmlElement[] = [root];
-  const current = () => stack.at(-1) ?? root;
-  const appendText = (text: string) => {
-    if (text !== "") current().children.push({ type: "text", text });
-  };
-  let position = 0;
-  while (position < source.length) {
-    const next = source.indexOf("<", position);
-    if (next === -1) {
-      appendText(decodeEntities(source.slice(position)));
-      break;
-    }
-    appendText(decodeEntities(source.slice(position, next)));
-    position = next;
-    if (source.startsWith("<!--", position)) {
-      const end = source.indexOf("-->", position + 4);
-      position = end === -1 ? source.length : end + 3;
-      continue;
-    }
-    if (source.startsWith("<![CDATA[", position)) {
-      const end = source.indexOf("]]>", position);
-      appendText(source.slice(position + 9, end === -1 ? source.length : end));
-      position = end === -1 ? source.length : end + 3;
-      continue;
-    }
-    if (source.startsWith("<!", position) || source.startsWith("<?", position)) {
-      const end = source.indexOf(">", position);
-      position = end === -1 ? source.length : end + 1;
-      continue;
-    }
-    END_TAG.lastIndex = position;
-    const endMatch = END_TAG.exec(source);
-    if (endMatch) {
-      closeElement(stack, (endMatch[1] ?? "").toLowerCase());
-      position = END_TAG.lastIndex;
-      continue;
-    }
-    const startMatch = START_TAG.exec(source.slice(position, position + MAX_TAG_LENGTH));
-    if (!startMatch) {
-      appendText("<");
-      position += 1;
-      continue;
-    }
-    position += startMatch[0].length;
-    const name = (startMatch[1] ?? "").toLowerCase();
-    const opened = element(name, readAttributes(startMatch[2] ?? ""));
-    openElement(stack, opened);
-    if (VOID.has(name) || startMatch[3] === "/" || stack.length >= MAX_DEPTH) continue;
-    if (RAW_TEXT.has(name) || ESCAPABLE_RAW_TEXT.has(name)) {
-      const closing = new RegExp(`</${name}\\s*>`, "iu");
-      const match = closing.exec(source.slice(position));
-      const end = match ? position + match.index : source.length;
-      const raw = source.slice(position, end);
-      if (raw !== "")
-        opened.children.push({ type: "text", text: RAW_TEXT.has(name) ? raw : decodeEntities(raw) });
-      position = match ? end + match[0].length : source.length;
-      continue;
-    }
-    stack.push(opened);
-  }
-  return root;
+/** Parses a whole page; never throws on malformed markup. */
+export function parseHtmlDocument(source: string): HtmlParent {
+  return flattenDeepNesting(parse(source));
 }
 
-/** Reads `name="value"` pairs (names lower-cased, entities decoded); a bare attribute has the value "". */
-export function readAttributes(source: string): Map<string, string> {
-  const attributes = new Map<string, string>();
-  for (const match of source.matchAll(ATTRIBUTE)) {
-    const name = (match[1] ?? "").toLowerCase();
-    if (!attributes.has(name)) attributes.set(name, decodeEntities(match[2] ?? match[3] ?? match[4] ?? ""));
-  }
-  return attributes;
+/** Parses a piece of a page (raw HTML inside Markdown) without adding html, head and body. */
+export function parseHtmlFragment(source: string): HtmlParent {
+  return flattenDeepNesting(parseFragment(source));
 }
 
-/** All text under a node, in document order, whitespace as written. */
+/** True for an element node (not text, a comment, a doctype or the document itself). */
+export function isElement(node: HtmlNode): node is HtmlElement {
+  return "tagName" in node;
+}
+
+/** The value of an attribute (names are lower case after parsing), or null when it is absent. */
+export function attribute(element: HtmlElement, name: string): string | null {
+  return element.attrs.find((attr) => attr.name === name)?.value ?? null;
+}
+
+/** All text under a node, in document order, whitespace as written; a `<br>` is a line break. */
 export function textContent(node: HtmlNode): string {
-  if (node.type === "text") return node.text;
-  return node.children.map(textContent).join(node.name === "br" ? "\n" : "");
+  if (node.nodeName === "#text" && "value" in node) return node.value;
+  if (isElement(node) && node.tagName === "br") return "\n";
+  return "childNodes" in node ? node.childNodes.map(textContent).join("") : "";
 }
 
 /** The first element (depth first, `node` included) that satisfies `test`. */
 export function findElement(node: HtmlNode, test: (element: HtmlElement) => boolean): HtmlElement | null {
-  if (node.type === "text") return null;
-  if (test(node)) return node;
-  for (const child of node.children) {
+  if (isElement(node) && test(node)) return node;
+  if (!("childNodes" in node)) return null;
+  for (const child of node.childNodes) {
     const found = findElement(child, test);
     if (found) return found;
   }
@@ -157,38 +48,42 @@ export function findElement(node: HtmlNode, test: (element: HtmlElement) => bool
 
 /** Every element (depth first) that satisfies `test`. */
 export function findElements(node: HtmlNode, test: (element: HtmlElement) => boolean): HtmlElement[] {
-  if (node.type === "text") return [];
-  const own = test(node) ? [node] : [];
-  return own.concat(node.children.flatMap((child) => findElements(child, test)));
+  const own = isElement(node) && test(node) ? [node] : [];
+  if (!("childNodes" in node)) return own;
+  return own.concat(node.childNodes.flatMap((child) => findElements(child, test)));
 }
 
-function element(name: string, attributes: Map<string, string>): HtmlElement {
-  return { type: "element", name, attributes, children: [] };
-}
-
-function openElement(stack: HtmlElement[], opened: HtmlElement): void {
-  const rule = IMPLIED_CLOSE[opened.name];
-  if (rule) closeWithin(stack, rule.closes, rule.scope);
-  if (CLOSES_PARAGRAPH.has(opened.name)) closeWithin(stack, ["p"], PARAGRAPH_SCOPE);
-  (stack.at(-1) as HtmlElement).children.push(opened);
-}
-
-function closeWithin(stack: HtmlElement[], names: string[], scope: string[]): void {
-  for (let index = stack.length - 1; index > 0; index -= 1) {
-    const name = stack[index]?.name ?? "";
-    if (names.includes(name)) {
-      stack.length = index;
-      return;
+/**
+ * Below MAX_DEPTH, every descendant becomes a direct child of its ancestor at that depth, in document
+ * order (elements emptied), as a parser that stops nesting there would have built it.
+ */
+function flattenDeepNesting(root: HtmlParent): HtmlParent {
+  const pending: { node: HtmlParent; depth: number }[] = [{ node: root, depth: 0 }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { node, depth } = next;
+    if (depth === MAX_DEPTH) {
+      node.childNodes = descendants(node);
+      continue;
     }
-    if (scope.includes(name)) return;
+    for (const child of node.childNodes)
+      if (isElement(child)) pending.push({ node: child, depth: depth + 1 });
   }
+  return root;
 }
 
-function closeElement(stack: HtmlElement[], name: string): void {
-  for (let index = stack.length - 1; index > 0; index -= 1) {
-    if (stack[index]?.name === name) {
-      stack.length = index;
-      return;
+function descendants(node: HtmlParent): DefaultTreeAdapterTypes.ChildNode[] {
+  const found: DefaultTreeAdapterTypes.ChildNode[] = [];
+  const stack: DefaultTreeAdapterTypes.ChildNode[] = [];
+  const pushReversed = (nodes: DefaultTreeAdapterTypes.ChildNode[]) => {
+    for (let index = nodes.length - 1; index >= 0; index -= 1) stack.push(nodes[index] as (typeof nodes)[0]);
+  };
+  pushReversed(node.childNodes);
+  for (let child = stack.pop(); child; child = stack.pop()) {
+    found.push(child);
+    if (isElement(child)) {
+      pushReversed(child.childNodes);
+      child.childNodes = [];
     }
   }
+  return found;
 }

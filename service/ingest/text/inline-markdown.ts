@@ -1,6 +1,6 @@
-/** Turns one Markdown paragraph's inline syntax into plain text, collecting its images on the way. */
-import { decodeEntities } from "./html-entities.ts";
-import { readAttributes } from "./html-tree.ts";
+/** Turns one parsed Markdown inline run into the plain text a reader sees, collecting its images on the way. */
+import type { Token } from "markdown-it";
+import { attribute, findElement, parseHtmlFragment } from "./html-tree.ts";
 import { collapse } from "./text-blocks.ts";
 
 export interface InlineImage {
@@ -14,95 +14,51 @@ export interface InlineText {
   images: InlineImage[];
 }
 
-/** Link reference definitions (`[label]: url "title"`), keyed by lower-cased label. */
-export type LinkDefinitions = Map<string, { url: string; title: string | null }>;
-
-// Bounded repeats keep every pattern linear on pathological input (a 50 kB line of "![![![…").
-const TITLE = String.raw`(?:\s+(?:"([^"]{0,500})"|'([^']{0,500})'|\(([^)]{0,500})\)))?`;
-const DESTINATION = String.raw`<?([^\s<>()]{0,2000}(?:\([^\s()]{0,500}\)[^\s<>()]{0,500}){0,5})>?`;
-const INLINE_IMAGE = new RegExp(String.raw`!\[([^\]]{0,1000})\]\(\s*${DESTINATION}${TITLE}\s*\)`, "gu");
-const REFERENCE_IMAGE = /!\[([^\]]{0,1000})\]\[([^\]]{0,200})\]/gu;
-const LABEL = String.raw`\[((?:[^\[\]]|\[[^\]]{0,500}\]){0,1000})\]`;
-const INLINE_LINK = new RegExp(
-  String.raw`${LABEL}\((?:[^()\s]|\([^()]{0,500}\)){0,2000}(?:\s+(?:"[^"]{0,500}"|'[^']{0,500}'|\([^)]{0,500}\)))?\s*\)`,
-  "gu",
-);
-const REFERENCE_LINK = new RegExp(String.raw`${LABEL}\[([^\]]{0,200})\]`, "gu");
-
 /**
- * Renders inline Markdown as the text a reader sees: emphasis markers, link syntax and HTML tags go,
- * code spans keep their content verbatim, images are removed from the text and returned separately.
+ * Emphasis markers, link syntax, footnote marks and HTML tags go, code spans keep their content
+ * verbatim, images are removed from the text and returned separately.
  */
-export function renderInline(source: string, definitions: LinkDefinitions = new Map()): InlineText {
-  const protectedParts: string[] = [];
-  const protect = (value: string) => `\uE000${protectedParts.push(value) - 1}\uE001`;
+export function renderInline(inline: Token | undefined): InlineText {
   const images: InlineImage[] = [];
-
-  let text = source
-    .replace(/(`+)(?!`)([\s\S]*?[^`])\1(?!`)/gu, (_whole, _ticks: string, code: string) =>
-      protect(/^ .* $/su.test(code) ? code.slice(1, -1) : code),
-    )
-    .replace(/\\([!-/:-@[-`{-~])/gu, (_whole, character: string) => protect(character))
-    .replace(/<!--[\s\S]{0,5000}?-->/gu, "")
-    .replace(
-      INLINE_IMAGE,
-      (_whole, alt: string, src: string, double?: string, single?: string, paren?: string) => {
-        images.push({ alt: plain(alt), title: double ?? single ?? paren ?? null, src });
+  const parts = (inline?.children ?? []).map((token) => {
+    switch (token.type) {
+      case "text":
+      case "code_inline":
+        return token.content;
+      case "softbreak":
+      case "hardbreak":
+        return "\n";
+      case "image":
+        images.push({
+          alt: token.content,
+          title: textAttribute(token, "title"),
+          src: textAttribute(token, "src") ?? "",
+        });
         return " ";
-      },
-    )
-    .replace(REFERENCE_IMAGE, (whole, alt: string, label: string) => {
-      const definition = definitions.get((label || alt).trim().toLowerCase());
-      if (!definition) return whole;
-      images.push({ alt: plain(alt), title: definition.title, src: definition.url });
-      return " ";
-    })
-    .replace(/<img\b[^>]{0,2000}>/giu, (tag) => {
-      const attributes = readAttributes(tag.slice(4, -1));
-      images.push({
-        alt: attributes.get("alt") ?? "",
-        title: attributes.get("title") ?? null,
-        src: attributes.get("src") ?? "",
-      });
-      return " ";
-    })
-    .replace(INLINE_LINK, (_whole, label: string) => label)
-    .replace(REFERENCE_LINK, (whole, label: string, reference: string) =>
-      definitions.has((reference || label).trim().toLowerCase()) ? label : whole,
-    )
-    .replace(/\[\^[^\]\s]+\]/gu, "")
-    .replace(/\[([^\]]{1,200})\](?!\()/gu, (whole, label: string) =>
-      definitions.has(label.trim().toLowerCase()) ? label : whole,
-    )
-    .replace(/<((?:https?|ftp|mailto):[^\s<>]+|[^\s<>@]+@[^\s<>@]+\.[a-z]+)>/giu, "$1")
-    .replace(/<br\s*\/?>/giu, " ")
-    .replace(/<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]{0,2000})?\/?>/gu, "");
-  text = stripEmphasis(text);
-  text = decodeEntities(text).replace(
-    /\uE000(\d+)\uE001/gu,
-    (_whole, index: string) => protectedParts[Number(index)] ?? "",
-  );
-  return { text: collapse(text), images };
+      case "html_inline":
+        return inlineHtml(token.content, images);
+      default:
+        return "";
+    }
+  });
+  return { text: collapse(parts.join("")), images };
 }
 
-/** Inline Markdown reduced to plain text (for headings, titles and table cells). */
-export function plain(source: string): string {
-  return renderInline(source).text;
+/** markdown-it types attribute values as strings or numbers; an image's are the strings it parsed. */
+function textAttribute(token: Token, name: string): string | null {
+  const value = token.attrGet(name);
+  return value === null ? null : String(value);
 }
 
-function stripEmphasis(text: string): string {
-  let result = text;
-  // Outer markers first so "***both***" loses all six; underscores only at word edges (snake_case stays).
-  for (const pattern of [
-    /(\*\*\*|\*\*|\*)(?=\S)([\s\S]{0,1000}?\S)\1/gu,
-    /(?<![\p{L}\p{N}_])(___|__|_)(?=\S)([\s\S]{0,1000}?\S)\1(?![\p{L}\p{N}_])/gu,
-    /(~~|==)(?=\S)([\s\S]{0,1000}?\S)\1/gu,
-  ]) {
-    let previous: string;
-    do {
-      previous = result;
-      result = result.replace(pattern, "$2");
-    } while (result !== previous);
-  }
-  return result;
+/** An inline tag: an `<img>` is an image, a `<br>` a space; other tags and comments leave no text. */
+function inlineHtml(tag: string, images: InlineImage[]): string {
+  if (/^<br\b/iu.test(tag)) return " ";
+  if (!/^<img\b/iu.test(tag)) return "";
+  const image = findElement(parseHtmlFragment(tag), (element) => element.tagName === "img");
+  images.push({
+    alt: (image && attribute(image, "alt")) ?? "",
+    title: image && attribute(image, "title"),
+    src: (image && attribute(image, "src")) ?? "",
+  });
+  return " ";
 }

@@ -1,5 +1,5 @@
 /** Parses WebVTT and SRT subtitle files into timed cues of plain text. */
-import { decodeEntities } from "./html-entities.ts";
+import { decodeHTML } from "entities";
 
 export interface Cue {
   startS: number;
@@ -113,7 +113,7 @@ function parseCueBlocks(blocks: LineBlock[]): Omit<ParsedCues, "title" | "source
 
 /** Cue text as plain text: voice, class, timestamp and formatting tags and SSA overrides removed. */
 function cleanCueLine(line: string): string {
-  return decodeEntities(line.replace(/<[^>]*>/gu, "").replace(/\{\\[^}]*\}/gu, ""))
+  return decodeHTML(line.replace(/<[^>]*>/gu, "").replace(/\{\\[^}]*\}/gu, ""))
     .replace(/\s+/gu, " ")
     .trim();
 }

@@ -1,4 +1,5 @@
-/** RFC 4180 reader for CSV/TSV text (quoted delimiters, quotes and newlines), with delimiter sniffing. */
+/** CSV/TSV text into rows (csv-parse, RFC 4180 with lenient spacing), each with its line, and delimiter sniffing. */
+import { CsvError, type Options, parse } from "csv-parse/sync";
 import { SourceReadError } from "../types.ts";
 
 export interface DelimitedRow {
@@ -7,112 +8,104 @@ export interface DelimitedRow {
   cells: string[];
 }
 
+/** A record as csv-parse gives it with `raw` and `info`: its cells, its source text, the line it ends on. */
+interface PlacedRecord {
+  record: string[];
+  raw: string;
+  info: { lines: number };
+}
+
 const CANDIDATES = [",", ";", "\t", "|"];
 const SNIFF_LINES = 20;
 
 /**
- * Splits text (line ends already `\n`) into rows of cells. Blank lines are skipped.
- * Spaces before an opening quote are allowed; a quote inside an unquoted value is kept as written.
+ * Spaces around a quoted value are allowed, a quote inside an unquoted value is kept as written,
+ * rows may differ in length (the reader reports that itself, naming the line).
+ */
+const LENIENT = {
+  relax_column_count: true,
+  relax_quotes: true,
+  ltrim: true,
+  rtrim: true,
+  skip_empty_lines: true,
+} satisfies Options;
+
+/**
+ * Splits text (line ends already `\n`) into rows of cells. Blank rows are skipped.
  * @throws SourceReadError naming the line of an unclosed quoted value or of text after a closing quote.
  */
 export function parseDelimited(text: string, delimiter: string, formatName = "CSV"): DelimitedRow[] {
-  const rows: DelimitedRow[] = [];
-  let line = 1;
-  let position = 0;
-  while (position < text.length) {
-    const rowLine = line;
-    const cells: string[] = [];
-    let endOfRow = false;
-    while (!endOfRow) {
-      let cell = "";
-      const leading = /^[ \t]*"/u.exec(text.slice(position, position + 200));
-      if (leading && !(delimiter === "\t" && leading[0].includes("\t"))) {
-        const quoteLine = line;
-        position += leading[0].length;
-        for (;;) {
-          const quote = text.indexOf('"', position);
-          if (quote === -1) {
-            throw new SourceReadError(
-              `Malformed ${formatName} at line ${quoteLine}: a quoted value opened on this line is never closed.`,
-            );
-          }
-          const chunk = text.slice(position, quote);
-          line += countNewlines(chunk);
-          cell += chunk;
-          if (text[quote + 1] === '"') {
-            cell += '"';
-            position = quote + 2;
-            continue;
-          }
-          position = quote + 1;
-          break;
-        }
-        const after = /^[ \t]*/u.exec(text.slice(position, position + 200))?.[0] ?? "";
-        const following = text[position + after.length];
-        if (
-          following !== undefined &&
-          following !== delimiter &&
-          following !== "\n" &&
-          !after.includes(delimiter)
-        ) {
-          throw new SourceReadError(
-            `Malformed ${formatName} at line ${line}: a closing quote is followed by "${following}" instead of "${printable(delimiter)}" or the end of the line.`,
-          );
-        }
-        position += after.includes(delimiter) ? after.indexOf(delimiter) : after.length;
-      } else {
-        const end = nextStop(text, position, delimiter);
-        cell = text.slice(position, end);
-        position = end;
-      }
-      cells.push(cell);
-      const stop = text[position];
-      position += 1;
-      if (stop === "\n") line += 1;
-      if (stop !== delimiter) endOfRow = true;
-    }
-    if (cells.some((cell) => cell.trim() !== "")) rows.push({ line: rowLine, cells });
+  let records: PlacedRecord[];
+  try {
+    // csv-parse's types do not follow `raw` and `info`, which wrap each record with its text and position.
+    records = parse(text, { ...LENIENT, delimiter, raw: true, info: true }) as unknown as PlacedRecord[];
+  } catch (error) {
+    if (error instanceof CsvError) throw malformed(error, text, delimiter, formatName);
+    throw error;
   }
-  return rows;
+  return records
+    .filter(({ record }) => record.some((cell) => cell.trim() !== ""))
+    .map(({ record, raw, info }) => ({ line: startLine(info.lines, raw), cells: record }));
 }
 
 /**
- * Guesses the delimiter of a `.csv` file (`,` `;` tab or `|`): the one that appears the same number of
- * times, outside quotes, on most of the first lines. Falls back to a comma.
+ * Guesses the delimiter of a `.csv` file (`,` `;` tab or `|`): the one that splits most of the first
+ * lines into the same number of values. Falls back to a comma.
  */
 export function sniffDelimiter(text: string): string {
-  const lines = text
-    .split("\n")
+  const sample = text
+    .split("\n", SNIFF_LINES * 10)
     .filter((line) => line.trim() !== "")
-    .slice(0, SNIFF_LINES);
+    .slice(0, SNIFF_LINES)
+    .join("\n");
   let best = { delimiter: ",", score: 0 };
   for (const delimiter of CANDIDATES) {
-    const counts = lines.map((line) => countOutsideQuotes(line, delimiter));
+    // The sample may end inside a quoted value; such a row is left out rather than failing the guess.
+    const records = parse(sample, { ...LENIENT, delimiter, skip_records_with_error: true });
     const frequency = new Map<number, number>();
-    for (const count of counts) if (count > 0) frequency.set(count, (frequency.get(count) ?? 0) + 1);
-    for (const [count, lineCount] of frequency) {
-      // Consistency first, then more columns: "a;b,c" lines with 2 semicolons beat 1 stray comma.
-      const score = (lineCount / lines.length) * 1000 + count;
+    for (const record of records) {
+      const count = record.length - 1;
+      if (count > 0) frequency.set(count, (frequency.get(count) ?? 0) + 1);
+    }
+    for (const [count, rowCount] of frequency) {
+      // Consistency first, then more columns: "a;b,c" rows with 2 semicolons beat 1 stray comma.
+      const score = (rowCount / records.length) * 1000 + count;
       if (score > best.score) best = { delimiter, score };
     }
   }
   return best.delimiter;
 }
 
-function nextStop(text: string, from: number, delimiter: string): number {
-  let index = from;
-  while (index < text.length && text[index] !== delimiter && text[index] !== "\n") index += 1;
-  return index;
+/** A record's first line: the parser reports the line it has reached; its raw text spans back to the start. */
+function startLine(reachedLine: number, raw: string): number {
+  // Blank lines skipped before the record are part of its raw text but not of the record.
+  return reachedLine - countNewlines(raw.replace(/^\n+/u, "").replace(/\n$/u, ""));
 }
 
-function countOutsideQuotes(line: string, delimiter: string): number {
-  let count = 0;
-  let quoted = false;
-  for (const character of line) {
-    if (character === '"') quoted = !quoted;
-    else if (character === delimiter && !quoted) count += 1;
+function malformed(error: CsvError, text: string, delimiter: string, formatName: string): SourceReadError {
+  const reached = typeof error.lines === "number" ? error.lines : 1;
+  const raw = typeof error.raw === "string" ? error.raw : "";
+  if (error.code === "CSV_QUOTE_NOT_CLOSED") {
+    return new SourceReadError(
+      `Malformed ${formatName} at line ${startLine(reached, raw)}: a quoted value opened on this line is never closed.`,
+    );
   }
-  return count;
+  if (
+    error.code === "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE" ||
+    error.code === "CSV_INVALID_CLOSING_QUOTE"
+  ) {
+    // The record's raw text runs to the closing quote (sometimes a little past it) on the line reached.
+    const quoteColumn = raw.slice(raw.lastIndexOf("\n") + 1).lastIndexOf('"');
+    const line = text.split("\n", reached)[reached - 1] ?? "";
+    const following = line
+      .slice(quoteColumn + 1)
+      .trimStart()
+      .charAt(0);
+    return new SourceReadError(
+      `Malformed ${formatName} at line ${reached}: a closing quote is followed by "${following}" instead of "${printable(delimiter)}" or the end of the line.`,
+    );
+  }
+  return new SourceReadError(`Malformed ${formatName} at line ${reached}: ${error.message}`);
 }
 
 function countNewlines(text: string): number {

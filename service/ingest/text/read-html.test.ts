@@ -106,6 +106,14 @@ describe("readHtml", () => {
     ]);
   });
 
+  it("reads a line break inside a table cell or a heading as a space between its words", () => {
+    const result = read(
+      "<h2>Mirror<br>list</h2><table><tr><th>Host</th><th>Notes</th></tr><tr><td>deb</td><td>fast<br>primary</td></tr></table>",
+    );
+    expect(result.blocks[0]?.headingPath).toEqual(["Mirror list"]);
+    expect(sentencesOf(result.blocks[0])).toEqual(["Host: deb; Notes: fast primary"]);
+  });
+
   it("keeps preformatted code line by line", () => {
     expect(sentencesOf(page().blocks.at(-1))).toEqual([
       "sudo systemctl restart apt-cacher-ng",
@@ -118,6 +126,11 @@ describe("readHtml", () => {
       "<body><p>One.<p>Two.<ul><li>A<li>B</ul><div hidden>Secret.</div><img alt='Logo'></body>",
     );
     expect(result.blocks.map(sentencesOf)).toEqual([["One."], ["Two."], ["A", "B"], ["Logo"]]);
+  });
+
+  it("reads a page nested a hundred thousand elements deep", () => {
+    const result = read(`<body>${"<div><span>".repeat(50_000)}Deep text.</body>`);
+    expect(result.blocks.map(sentencesOf)).toEqual([["Deep text."]]);
   });
 
   it("decodes the page in the charset it declares", () => {

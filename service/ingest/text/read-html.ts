@@ -2,7 +2,15 @@
 import type { TextExtraction } from "../types.ts";
 import { decodeSourceText } from "./decode-text.ts";
 import { htmlBlocks } from "./html-blocks.ts";
-import { findElement, findElements, type HtmlElement, parseHtml, textContent } from "./html-tree.ts";
+import {
+  attribute,
+  findElement,
+  findElements,
+  type HtmlElement,
+  type HtmlNode,
+  parseHtmlDocument,
+  textContent,
+} from "./html-tree.ts";
 import { collapse, proseEvidence } from "./text-blocks.ts";
 import type { TextReader } from "./text-reader.ts";
 import { httpUrl } from "./urls.ts";
@@ -15,49 +23,47 @@ import { httpUrl } from "./urls.ts";
  */
 export const readHtml: TextReader = (_fileName, bytes, context): TextExtraction => {
   const { text, warnings } = decodeSourceText(bytes, declaredCharset(bytes));
-  const document = parseHtml(text);
+  const document = parseHtmlDocument(text);
   const pageUrl =
     httpUrl(context.datasourceUrl) ??
     httpUrl(
       attributeOf(document, "link", "href", (element) =>
-        /\bcanonical\b/iu.test(element.attributes.get("rel") ?? ""),
+        /\bcanonical\b/iu.test(attribute(element, "rel") ?? ""),
       ),
     ) ??
     httpUrl(
-      attributeOf(document, "meta", "content", (element) => element.attributes.get("property") === "og:url"),
+      attributeOf(document, "meta", "content", (element) => attribute(element, "property") === "og:url"),
     );
   const baseUrl = pageUrl ?? httpUrl(attributeOf(document, "base", "href", () => true));
   const options = { evidence: proseEvidence(pageUrl), baseUrl };
   let { blocks, firstH1 } = htmlBlocks(contentRoot(document), options);
   // A page whose <main> holds nothing readable (a client-rendered shell) may still have text elsewhere.
   if (blocks.length === 0) ({ blocks, firstH1 } = htmlBlocks(document, options));
-  const titleElement = findElement(document, (element) => element.name === "title");
+  const titleElement = findElement(document, (element) => element.tagName === "title");
   const title = (titleElement ? collapse(textContent(titleElement)) : "") || firstH1;
   return { title, blocks, warnings };
 };
 
 /** The main content: `<main>`, else a lone `<article>`, else `<body>`, else the whole document. */
-function contentRoot(document: HtmlElement): HtmlElement {
+function contentRoot(document: HtmlNode): HtmlNode {
   const main = findElement(
     document,
-    (element) => element.name === "main" || element.attributes.get("role") === "main",
+    (element) => element.tagName === "main" || attribute(element, "role") === "main",
   );
   if (main) return main;
-  const articles = findElements(document, (element) => element.name === "article");
+  const articles = findElements(document, (element) => element.tagName === "article");
   if (articles.length === 1 && articles[0]) return articles[0];
-  return findElement(document, (element) => element.name === "body") ?? document;
+  return findElement(document, (element) => element.tagName === "body") ?? document;
 }
 
 function attributeOf(
-  document: HtmlElement,
+  document: HtmlNode,
   name: string,
-  attribute: string,
+  attributeName: string,
   test: (element: HtmlElement) => boolean,
 ): string | null {
-  return (
-    findElement(document, (element) => element.name === name && test(element))?.attributes.get(attribute) ??
-    null
-  );
+  const found = findElement(document, (element) => element.tagName === name && test(element));
+  return found ? attribute(found, attributeName) : null;
 }
 
 /** The charset a page declares in its first 1024 bytes (`<meta charset>` or `http-equiv` content type). */

@@ -142,6 +142,17 @@ describe("readMarkdown", () => {
     expect(blocks[1]?.evidence).toMatchObject({ columns: ["Region", "Mirrors"], chartHint: { type: "bar" } });
   });
 
+  it("reads a footnote under the heading it was written under, without its marks", () => {
+    const result = read(
+      "# Mirrors\n\nUse a mirror.[^1]\n\n[^1]: Closer is faster.\n\n# Proxies\n\nUse a proxy.",
+    );
+    expect(result.blocks.map((block) => [block.headingPath, sentencesOf(block)])).toEqual([
+      [["Mirrors"], ["Use a mirror."]],
+      [["Proxies"], ["Use a proxy."]],
+      [["Mirrors"], ["Closer is faster."]],
+    ]);
+  });
+
   it("skips images with neither alt text nor a title", () => {
     expect(read("Text.\n\n![](spacer.gif)").blocks.map((block) => block.evidence.kind)).toEqual([
       "paragraph",

@@ -1,139 +1,133 @@
-/** Reads Markdown into blocks under their headings: paragraphs, lists, code, tables and images. */
+/** Reads Markdown (markdown-it: CommonMark, GFM tables, footnotes) into blocks under their headings. */
 
+import MarkdownIt, { type Token } from "markdown-it";
+import footnote from "markdown-it-footnote";
 import type { BlockEvidence } from "../../domain.ts";
 import type { TextSourceBlock } from "../types.ts";
 import { decodeSourceText } from "./decode-text.ts";
 import { HeadingStack } from "./heading-stack.ts";
 import { htmlBlocks } from "./html-blocks.ts";
-import { parseHtml } from "./html-tree.ts";
-import { type InlineImage, type LinkDefinitions, renderInline } from "./inline-markdown.ts";
-import {
-  ATX_HEADING,
-  BLOCKQUOTE,
-  FENCE,
-  HTML_BLOCK,
-  headingText,
-  LIST_ITEM,
-  SETEXT_UNDERLINE,
-  splitFrontMatter,
-  startsTable,
-  THEMATIC_BREAK,
-  tableCells,
-  takeLinkDefinitions,
-} from "./markdown-syntax.ts";
+import { parseHtmlFragment } from "./html-tree.ts";
+import { type InlineImage, renderInline } from "./inline-markdown.ts";
 import { tableBlocks, tableFromRows } from "./table-blocks.ts";
 import { codeBlocks, imageBlock, listBlocks, paragraphBlocks, proseEvidence } from "./text-blocks.ts";
 import type { TextReader } from "./text-reader.ts";
 import { httpUrl, resolveUrl } from "./urls.ts";
 
+/** Raw HTML on, as READMEs use it; markdown-it's nesting limit bounds work on hostile input. */
+const markdown = new MarkdownIt({ html: true }).use(footnote);
+// Nothing is rendered from these tokens: every link is parsed, and `resolveUrl` keeps only http(s) addresses.
+markdown.validateLink = () => true;
+
 interface MarkdownState {
   headings: HeadingStack;
   blocks: TextSourceBlock[];
-  definitions: LinkDefinitions;
   evidence: BlockEvidence;
   pageUrl: string | null;
   firstTitle: string | null;
+  /** The heading path from each heading's line on, for text the parser moves (footnotes go to the end). */
+  pathsByLine: { line: number; path: string[] }[];
 }
 
-/** Reads a Markdown file (CommonMark + GFM tables); the title is the front matter `title` or the first `#` heading. */
+/** Reads a Markdown file; the title is the front matter `title` or the first `#` heading. */
 export const readMarkdown: TextReader = (_fileName, bytes, context) => {
   const { text, warnings } = decodeSourceText(bytes);
   const { body, title } = splitFrontMatter(text);
-  const lines = blankComments(body).split("\n");
   const pageUrl = httpUrl(context.datasourceUrl);
   const state: MarkdownState = {
     headings: new HeadingStack(),
     blocks: [],
-    definitions: takeLinkDefinitions(lines),
     evidence: proseEvidence(pageUrl),
     pageUrl,
     firstTitle: null,
+    pathsByLine: [],
   };
-  readLines(lines, state);
+  readTokens(markdown.parse(body, {}), state);
   return { title: title ?? state.firstTitle, blocks: state.blocks, warnings };
 };
 
-function readLines(lines: string[], state: MarkdownState): void {
+function readTokens(tokens: Token[], state: MarkdownState): void {
   let index = 0;
-  while (index < lines.length) {
-    const line = lines[index] ?? "";
-    if (line.trim() === "" || THEMATIC_BREAK.test(line)) {
+  let footnotes = false;
+  while (index < tokens.length) {
+    const token = tokens[index] as Token;
+    if (token.type === "footnote_block_open") footnotes = true;
+    if (token.type === "heading_open") {
+      const text = headingText(tokens[index + 1]);
+      const level = Number(token.tag.slice(1));
+      state.headings.enter(level, text);
+      state.pathsByLine.push({ line: token.map?.[0] ?? 0, path: state.headings.path });
+      if (level === 1 && state.firstTitle === null && text !== "") state.firstTitle = text;
+      index = closing(tokens, index);
+    } else if (token.type === "paragraph_open") {
+      const path = footnotes ? pathAtLine(state, token.map?.[0] ?? 0) : state.headings.path;
+      emitProse(state, [tokens[index + 1]], false, path);
+      index = closing(tokens, index);
+    } else if (token.type === "bullet_list_open" || token.type === "ordered_list_open") {
+      const end = closing(tokens, index);
+      readList(tokens.slice(index + 1, end - 1), state);
+      index = end;
+    } else if (token.type === "fence" || token.type === "code_block") {
+      state.blocks.push(...codeBlocks(state.headings.path, token.content, state.evidence));
       index += 1;
-    } else if (FENCE.test(line)) {
-      index = readFence(lines, index, state);
-    } else if (ATX_HEADING.test(line)) {
-      const match = ATX_HEADING.exec(line);
-      enterHeading(state, match?.[1]?.length ?? 1, headingText(match?.[2] ?? ""));
-      index += 1;
-    } else if (startsTable(line, lines[index + 1])) {
-      index = readTable(lines, index, state);
-    } else if (BLOCKQUOTE.test(line)) {
-      const quoted: string[] = [];
-      while (index < lines.length && BLOCKQUOTE.test(lines[index] ?? "")) {
-        // All nesting levels at once: quotes within quotes read the same, and recursion stays shallow.
-        quoted.push((lines[index] ?? "").replace(/^(?: {0,3}>[ ]?)+/u, ""));
-        index += 1;
-      }
-      readLines(quoted, state);
-    } else if (LIST_ITEM.test(line)) {
-      index = readList(lines, index, state);
-    } else if (/^( {4}|\t)/u.test(line)) {
-      const code: string[] = [];
-      while (
-        index < lines.length &&
-        (/^( {4}|\t)/u.test(lines[index] ?? "") || (lines[index] ?? "").trim() === "")
-      ) {
-        code.push((lines[index] ?? "").replace(/^( {4}|\t)/u, ""));
-        index += 1;
-      }
-      state.blocks.push(...codeBlocks(state.headings.path, code.join("\n"), state.evidence));
-    } else if (HTML_BLOCK.test(line)) {
-      index = readHtmlBlock(lines, index, state);
+    } else if (token.type === "table_open") {
+      const end = closing(tokens, index);
+      state.blocks.push(
+        ...tableBlocks(state.headings.path, tableFromRows(tableRows(tokens.slice(index, end)), "first")),
+      );
+      index = end;
+    } else if (token.type === "html_block") {
+      index = readHtmlBlock(tokens, index, state);
     } else {
-      index = readParagraph(lines, index, state);
+      // Block quotes, footnote sections and rules add no text of their own; what they hold is read in turn.
+      index += 1;
     }
   }
 }
 
-function readParagraph(lines: string[], start: number, state: MarkdownState): number {
-  const paragraph: string[] = [];
-  let index = start;
-  while (index < lines.length) {
-    const line = lines[index] ?? "";
-    if (paragraph.length > 0 && SETEXT_UNDERLINE.test(line)) {
-      enterHeading(state, line.trim().startsWith("=") ? 1 : 2, headingText(paragraph.join(" ")));
-      return index + 1;
+/** The index just past the token that closes the one opened at `start` (same nesting level). */
+function closing(tokens: Token[], start: number): number {
+  const opened = tokens[start] as Token;
+  const closeType = opened.type.replace(/_open$/u, "_close");
+  for (let index = start + 1; index < tokens.length; index += 1) {
+    const token = tokens[index] as Token;
+    if (token.type === closeType && token.level === opened.level) return index + 1;
+  }
+  return tokens.length;
+}
+
+/** A list (nested lists flattened) as one block: each item's paragraphs and code make one item. */
+function readList(tokens: Token[], state: MarkdownState): void {
+  const items: Token[][] = [];
+  for (const token of tokens) {
+    if (token.type === "list_item_open") items.push([]);
+    else if (token.type === "inline" || token.type === "fence" || token.type === "code_block")
+      items.at(-1)?.push(token);
+  }
+  emitProse(
+    state,
+    items.filter((item) => item.length > 0),
+    true,
+  );
+}
+
+/** Raw HTML (centred logos, <details>, HTML tables) is read like a page fragment under the current heading. */
+function readHtmlBlock(tokens: Token[], start: number, state: MarkdownState): number {
+  const parts = [(tokens[start] as Token).content];
+  let index = start + 1;
+  // A blank line ends an HTML block, but tables and preformatted text often hold one: read on to the closing tag.
+  const open = /<(table|pre)\b/iu.exec(parts[0] ?? "")?.[1];
+  if (open) {
+    const close = new RegExp(`</${open}\\s*>`, "iu");
+    let closed = close.test(parts[0] ?? "");
+    while (!closed && tokens[index]?.type === "html_block") {
+      const part = (tokens[index] as Token).content;
+      parts.push(part);
+      closed = close.test(part);
+      index += 1;
     }
-    if (line.trim() === "" || (paragraph.length > 0 && interruptsParagraph(line, lines[index + 1]))) break;
-    paragraph.push(line.trim());
-    index += 1;
   }
-  // A footnote definition reads as an ordinary paragraph without its "[^1]:" marker.
-  emitProse(state, [paragraph.join("\n").replace(/^\[\^[^\]]+\]:\s*/u, "")], false);
-  return index;
-}
-
-function interruptsParagraph(line: string, next: string | undefined): boolean {
-  if (FENCE.test(line) || ATX_HEADING.test(line) || BLOCKQUOTE.test(line) || THEMATIC_BREAK.test(line))
-    return true;
-  if (HTML_BLOCK.test(line) || startsTable(line, next)) return true;
-  // Only bullets and lists starting at 1 interrupt a paragraph (CommonMark), so "2019. A year…" stays prose.
-  const item = LIST_ITEM.exec(line);
-  return item !== null && (item[4] ?? "").trim() !== "" && /^([-*+]|1[.)])$/u.test(item[2] ?? "");
-}
-
-/** Raw HTML inside Markdown (centred logos, <details>, HTML tables) is read like an HTML page fragment. */
-function readHtmlBlock(lines: string[], start: number, state: MarkdownState): number {
-  const tag = (HTML_BLOCK.exec(lines[start] ?? "")?.[1] ?? "").toLowerCase();
-  // Tables and preformatted text often hold blank lines; they end at their closing tag instead.
-  const closing = tag === "table" || tag === "pre" ? new RegExp(`</${tag}\\s*>`, "iu") : null;
-  let index = start;
-  let closed = closing === null;
-  while (index < lines.length && (!closed || (lines[index] ?? "").trim() !== "")) {
-    if (closing?.test(lines[index] ?? "")) closed = true;
-    index += 1;
-  }
-  const fragment = htmlBlocks(parseHtml(lines.slice(start, index).join("\n")), {
+  const fragment = htmlBlocks(parseHtmlFragment(parts.join("\n")), {
     evidence: state.evidence,
     baseUrl: state.pageUrl,
   });
@@ -143,66 +137,37 @@ function readHtmlBlock(lines: string[], start: number, state: MarkdownState): nu
   return index;
 }
 
-function readFence(lines: string[], start: number, state: MarkdownState): number {
-  const marker = FENCE.exec(lines[start] ?? "")?.[1] ?? "```";
-  const code: string[] = [];
-  let index = start + 1;
-  while (index < lines.length) {
-    const closing = /^ {0,3}(`{3,}|~{3,})[ \t]*$/u.exec(lines[index] ?? "");
-    if (closing && closing[1]?.charAt(0) === marker.charAt(0) && (closing[1]?.length ?? 0) >= marker.length)
-      break;
-    code.push(lines[index] ?? "");
-    index += 1;
-  }
-  state.blocks.push(...codeBlocks(state.headings.path, code.join("\n"), state.evidence));
-  return index + 1;
+function tableRows(tokens: Token[]): string[][] {
+  const rows: string[][] = [];
+  tokens.forEach((token, index) => {
+    if (token.type === "tr_open") rows.push([]);
+    else if (token.type === "th_open" || token.type === "td_open")
+      rows.at(-1)?.push(renderInline(tokens[index + 1]).text);
+  });
+  return rows;
 }
 
-function readTable(lines: string[], start: number, state: MarkdownState): number {
-  const rows = [tableCells(lines[start] ?? "")];
-  let index = start + 2;
-  while (index < lines.length && (lines[index] ?? "").includes("|") && (lines[index] ?? "").trim() !== "") {
-    rows.push(tableCells(lines[index] ?? ""));
-    index += 1;
-  }
-  state.blocks.push(...tableBlocks(state.headings.path, tableFromRows(rows, "first")));
-  return index;
-}
-
-/** Reads a list (nested items flattened) as one block; continuation lines join their item. */
-function readList(lines: string[], start: number, state: MarkdownState): number {
-  const items: string[] = [];
-  let index = start;
-  let previousBlank = false;
-  while (index < lines.length) {
-    const line = lines[index] ?? "";
-    const item = LIST_ITEM.exec(line);
-    if (line.trim() === "") {
-      previousBlank = true;
-    } else if (item && !THEMATIC_BREAK.test(line)) {
-      items.push((item[4] ?? "").replace(/^\[[ xX]\][ \t]+/u, ""));
-      previousBlank = false;
-    } else if (/^[ \t]+/u.test(line) || !previousBlank) {
-      if (!previousBlank && !/^[ \t]/u.test(line) && interruptsParagraph(line, lines[index + 1])) break;
-      items[items.length - 1] = `${items.at(-1) ?? ""}\n${line.trim()}`;
-      previousBlank = false;
-    } else {
-      break;
-    }
-    index += 1;
-  }
-  emitProse(state, items, true);
-  return index;
-}
-
-function emitProse(state: MarkdownState, sources: string[], isList: boolean): void {
+/**
+ * Paragraphs or list items (each one or more inline or code tokens) as prose blocks, followed by the
+ * images met inside them.
+ */
+function emitProse(
+  state: MarkdownState,
+  sources: (Token | undefined | Token[])[],
+  isList: boolean,
+  path = state.headings.path,
+): void {
   const images: InlineImage[] = [];
   const texts = sources.flatMap((source) => {
-    const rendered = renderInline(source, state.definitions);
-    images.push(...rendered.images);
-    return rendered.text === "" ? [] : [rendered.text];
+    const parts = (Array.isArray(source) ? source : [source]).map((token) => {
+      if (token?.type !== "inline") return token?.content ?? "";
+      const rendered = renderInline(token);
+      images.push(...rendered.images);
+      return rendered.text;
+    });
+    const text = parts.filter((part) => part !== "").join("\n");
+    return text === "" ? [] : [isList ? text.replace(/^\[[ xX]\][ \t]+/u, "") : text];
   });
-  const path = state.headings.path;
   if (isList) state.blocks.push(...listBlocks(path, texts, state.evidence));
   else for (const text of texts) state.blocks.push(...paragraphBlocks(path, text, state.evidence));
   for (const image of images) {
@@ -215,22 +180,31 @@ function emitProse(state: MarkdownState, sources: string[], isList: boolean): vo
   }
 }
 
-function enterHeading(state: MarkdownState, level: number, text: string): void {
-  state.headings.enter(level, text);
-  if (level === 1 && state.firstTitle === null && text !== "") state.firstTitle = text;
+/** The heading path in effect at a source line: a footnote is cited under the heading it was written under. */
+function pathAtLine(state: MarkdownState, line: number): string[] {
+  return state.pathsByLine.findLast((entry) => entry.line <= line)?.path ?? [];
 }
 
-/** Blanks HTML comments that start a line (even across lines), keeping newlines so line numbers hold. */
-function blankComments(text: string): string {
-  let result = "";
-  let position = 0;
-  const opening = /^[ \t]*<!--/gmu;
-  for (let match = opening.exec(text); match; match = opening.exec(text)) {
-    const end = text.indexOf("-->", match.index + match[0].length);
-    if (end === -1) break;
-    result += text.slice(position, match.index) + text.slice(match.index, end + 3).replace(/[^\n]/gu, "");
-    position = end + 3;
-    opening.lastIndex = position;
-  }
-  return result + text.slice(position);
+/** Heading text as plain text, without images or a trailing `{#anchor}`. */
+function headingText(inline: Token | undefined): string {
+  return renderInline(inline).text.replace(/\s*\{#[^}]*\}\s*$/u, "");
+}
+
+/**
+ * Removes a YAML (`---`) or TOML (`+++`) front matter block, returning the body and its `title`.
+ * Line count is kept (the block becomes blank lines) so later messages can name lines.
+ */
+function splitFrontMatter(text: string): { body: string; title: string | null } {
+  const match = /^(---|\+\+\+)[ \t]*\n([\s\S]*?)\n(---|\.\.\.|\+\+\+)[ \t]*(\n|$)/u.exec(text);
+  if (!match) return { body: text, title: null };
+  const title = /^title[ \t]*[:=][ \t]*(.+)$/mu
+    .exec(match[2] ?? "")?.[1]
+    ?.trim()
+    .replace(/^(["'])(.*)\1$/u, "$2");
+  const blank = "\n".repeat(match[0].split("\n").length - 1);
+  const inline = title ? markdown.parseInline(title, {})[0] : undefined;
+  return {
+    body: blank + text.slice(match[0].length),
+    title: inline ? renderInline(inline).text || null : null,
+  };
 }
