@@ -4,7 +4,13 @@
  */
 import type { BlockEvidence } from "../../domain.ts";
 import { htmlBlocks } from "../text/html-blocks.ts";
-import { findElement, parseHtml, textContent } from "../text/html-tree.ts";
+import {
+  findElement,
+  attribute as htmlAttribute,
+  isElement,
+  parseHtmlDocument,
+  textContent,
+} from "../text/html-tree.ts";
 import type { TextReader } from "../text/text-reader.ts";
 import { SourceReadError, type TextExtraction, type TextSourceBlock } from "../types.ts";
 import { collapseSpace, optionalPart, requiredPart, resolvePart } from "./package-parts.ts";
@@ -83,10 +89,10 @@ export const readEpub: TextReader = (_fileName, bytes): TextExtraction => {
 
 /** A chapter's blocks, its title above its own headings unless its first heading already says it. */
 function chapterBlocks(source: string, tocTitle: string | null): TextSourceBlock[] {
-  const document = parseHtml(source);
-  const body = findElement(document, (element) => element.name === "body") ?? document;
+  const document = parseHtmlDocument(source);
+  const body = findElement(document, (element) => element.tagName === "body") ?? document;
   const { blocks } = htmlBlocks(body, { evidence: paragraphEvidence, baseUrl: null });
-  const titleElement = findElement(document, (element) => element.name === "title");
+  const titleElement = findElement(document, (element) => element.tagName === "title");
   const chapter = tocTitle ?? (titleElement ? collapseSpace(textContent(titleElement)) : "");
   if (chapter === "") return blocks;
   return blocks.map((block) =>
@@ -110,19 +116,19 @@ function tableOfContents(
   const nav = [...manifest.values()].find((item) => item.properties.split(/\s+/u).includes("nav"));
   const navSource = nav ? archive.text(nav.part) : null;
   if (nav && navSource !== null) {
-    const document = parseHtml(navSource);
+    const document = parseHtmlDocument(navSource);
     const toc =
       findElement(
         document,
-        (element) => element.name === "nav" && (element.attributes.get("epub:type") ?? "").includes("toc"),
-      ) ?? findElement(document, (element) => element.name === "nav");
+        (element) => element.tagName === "nav" && (htmlAttribute(element, "epub:type") ?? "").includes("toc"),
+      ) ?? findElement(document, (element) => element.tagName === "nav");
     if (toc) {
       const links: Array<{ href: string | null; text: string }> = [];
       const visit = (element: typeof toc) => {
-        for (const child of element.children) {
-          if (child.type !== "element") continue;
-          if (child.name === "a")
-            links.push({ href: child.attributes.get("href") ?? null, text: textContent(child) });
+        for (const child of element.childNodes) {
+          if (!isElement(child)) continue;
+          if (child.tagName === "a")
+            links.push({ href: htmlAttribute(child, "href"), text: textContent(child) });
           else visit(child);
         }
       };
