@@ -41,6 +41,8 @@ export interface AppStackOptions {
   env?: Record<string, string>;
   /** False runs the service without its embedding model (lexical only); it has the model otherwise. */
   semanticSearch?: boolean;
+  /** True lets the service read images and scanned pages with tesseract; it runs without OCR otherwise. */
+  ocr?: boolean;
 }
 
 export interface AppStack {
@@ -160,7 +162,7 @@ export async function startAppStack(options: AppStackOptions = {}): Promise<AppS
       env: {
         CKA_ADMIN_TOKEN: adminToken,
         CKA_TOKEN_SECRET: randomBytes(32).toString("base64url"),
-        CKA_OCR: "off",
+        CKA_OCR: options.ocr ? "auto" : "off",
         ...(semanticSearch
           ? {
               CKA_EMBEDDINGS: "auto",
