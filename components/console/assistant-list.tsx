@@ -1,13 +1,13 @@
 "use client";
 /** The service's assistants: create one, open its sources, rename it, delete it after saying what is lost. */
 import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import type { Assistant } from "@/sdk/admin/schemas.ts";
 import { ConfirmDialog } from "./confirm-dialog";
 import { consoleApi } from "./console-api";
-import { type ConsoleError, ConsoleErrorBanner, consoleErrorOf } from "./error-banner";
+import { ConsoleErrorBanner } from "./error-banner";
 import { formatTime } from "./format";
+import { useConsoleAction } from "./use-console-action";
 
 export interface AssistantListProps {
   assistants: Assistant[];
@@ -16,26 +16,9 @@ export interface AssistantListProps {
 }
 
 export function AssistantList({ assistants, chatAssistantId }: AssistantListProps) {
-  const router = useRouter();
-  const [error, setError] = useState<ConsoleError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useConsoleAction();
   const [renaming, setRenaming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Assistant | null>(null);
-
-  async function run(action: () => Promise<unknown>): Promise<boolean> {
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-      router.refresh();
-      return true;
-    } catch (failure) {
-      setError(consoleErrorOf(failure));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  }
 
   async function create(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -4,12 +4,11 @@
  * after a confirmation, and the last failure of either; the server-rendered list is read again after
  * each change.
  */
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { KeyCreated, KeyRecord } from "@/sdk/admin/schemas.ts";
 import type { Scope } from "@/sdk/core/wire.ts";
 import { consoleApi } from "./console-api";
-import { type ConsoleError, consoleErrorOf } from "./error-banner";
+import { useConsoleAction } from "./use-console-action";
 
 export interface NewKey {
   name: string;
@@ -17,11 +16,9 @@ export interface NewKey {
 }
 
 export function useKeyActions(assistantId: string) {
-  const router = useRouter();
+  const { busy, error, setError, run } = useConsoleAction();
   const [created, setCreated] = useState<KeyCreated | null>(null);
   const [revoking, setRevoking] = useState<KeyRecord | null>(null);
-  const [error, setError] = useState<ConsoleError | null>(null);
-  const [busy, setBusy] = useState(false);
 
   /** Resolves to whether the key was made, so the form is emptied only then. */
   async function create({ name, scopes }: NewKey): Promise<boolean> {
@@ -29,29 +26,14 @@ export function useKeyActions(assistantId: string) {
       setError({ message: "Pick at least one scope.", requestId: null });
       return false;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      setCreated(await consoleApi.createKey(assistantId, scopes, name));
-      router.refresh();
-      return true;
-    } catch (failure) {
-      setError(consoleErrorOf(failure));
-      return false;
-    } finally {
-      setBusy(false);
-    }
+    return run(async () => setCreated(await consoleApi.createKey(assistantId, scopes, name)));
   }
 
   async function confirmRevoke() {
     if (!revoking) return;
+    const key = revoking;
     setRevoking(null);
-    try {
-      await consoleApi.revokeKey(revoking.id);
-      router.refresh();
-    } catch (failure) {
-      setError(consoleErrorOf(failure));
-    }
+    await run(() => consoleApi.revokeKey(key.id));
   }
 
   return {
