@@ -209,10 +209,14 @@ function composeAnswer(
 
   const claims = chosen.map((candidate): ComposedClaim => {
     const passage = ranked[candidate.passageIndex]!.passage;
-    const { first, last } = claimSpan(
-      passage.sentences.map((sentence) => sentence.text),
-      candidate.sentence,
-    );
+    // A table's row is a record complete in itself: it neither leans on the row before nor introduces the next.
+    const { first, last } =
+      passage.evidence.kind === "table"
+        ? { first: candidate.sentence, last: candidate.sentence }
+        : claimSpan(
+            passage.sentences.map((sentence) => sentence.text),
+            candidate.sentence,
+          );
     const sentences = passage.sentences.slice(first, last + 1);
     return {
       span: { passage, first, last },
