@@ -20,9 +20,9 @@ describe("copy-sdk", () => {
     const destination = await emptyFolder();
     const files = await copySdk(destination, []);
 
-    expect(files).toContain(path.join("server", "create-service-handler.ts"));
-    expect(files).toContain(path.join("react", "styles.css"));
-    expect(files).toContain(path.join("server", "sql", "service-store.sql"));
+    expect(files).toContain("server/create-service-handler.ts");
+    expect(files).toContain("react/styles.css");
+    expect(files).toContain("server/sql/service-store.sql");
     expect(files.filter((file) => /\.test\.|\.contract\.|fixtures|testing|^sdk-/.test(file))).toEqual([]);
     expect(files.filter((file) => file.includes("supabase"))).toEqual([]);
     const handler = await readFile(path.join(destination, "server", "create-service-handler.ts"), "utf8");
@@ -32,8 +32,8 @@ describe("copy-sdk", () => {
 
   it("adds the Supabase adapters when asked, and refuses an adapter it does not know", async () => {
     const files = await copySdk(await emptyFolder(), ["supabase"]);
-    expect(files).toContain(path.join("adapters", "supabase", "index.ts"));
-    expect(files).toContain(path.join("adapters", "supabase-browser", "index.ts"));
+    expect(files).toContain("adapters/supabase/index.ts");
+    expect(files).toContain("adapters/supabase-browser/index.ts");
     await expect(copySdk(await emptyFolder(), ["firebase"])).rejects.toThrow(
       "Unknown adapter firebase; choose from supabase.",
     );
@@ -50,6 +50,19 @@ describe("copy-sdk", () => {
     await writeFile(path.join(other, "notes.md"), "mine");
     await expect(copySdk(other, [])).rejects.toThrow("holds files that are not an earlier copy of the SDK");
     expect(await readFile(path.join(other, "notes.md"), "utf8")).toBe("mine");
+
+    const file = path.join(path.dirname(other), "a-file");
+    await writeFile(file, "mine");
+    await expect(copySdk(file, [])).rejects.toThrow("holds files that are not an earlier copy of the SDK");
+    expect(await readFile(file, "utf8")).toBe("mine");
+  });
+
+  it("refuses to copy into the SDK's own folder or a folder holding it", async () => {
+    const sdk = path.resolve(import.meta.dirname, "..", "sdk");
+    await expect(copySdk(sdk, [])).rejects.toThrow("is the SDK's own folder or holds it");
+    await expect(copySdk(path.dirname(sdk), [])).rejects.toThrow("is the SDK's own folder or holds it");
+    await expect(copySdk(path.join(sdk, "copy"), [])).rejects.toThrow("is the SDK's own folder or holds it");
+    expect((await readFile(path.join(sdk, "core", "version.ts"), "utf8")).length).toBeGreaterThan(0);
   });
 
   it("drops .ts and .tsx from relative imports only", () => {

@@ -17,7 +17,7 @@ const optionalAdapters: Record<string, readonly string[]> = {
 
 /** Tests, recorded fixtures and test support need dev tools or code outside sdk/: a host never gets them. */
 function isTestSupport(relativePath: string): boolean {
-  const parts = relativePath.split(path.sep);
+  const parts = relativePath.split("/");
   return (
     /\.(test|contract)\.tsx?$/.test(relativePath) || parts.includes("fixtures") || parts.includes("testing")
   );
@@ -40,20 +40,38 @@ export async function sdkFiles(adapters: readonly string[]): Promise<string[]> {
   const left = Object.entries(optionalAdapters)
     .filter(([name]) => !adapters.includes(name))
     .flatMap(([, folders]) => folders);
-  const files = (await filesUnder(sdkRoot)).map((file) => path.relative(sdkRoot, file));
+  // Relative paths with "/" on every system, as the adapters' folders are written.
+  const files = (await filesUnder(sdkRoot)).map((file) =>
+    path.relative(sdkRoot, file).split(path.sep).join("/"),
+  );
   return files
-    .filter((file) => !isTestSupport(file) && !file.startsWith(`sdk-`))
-    .filter((file) => !left.some((folder) => file.startsWith(`${folder}${path.sep}`)))
+    .filter((file) => !isTestSupport(file) && !file.startsWith("sdk-"))
+    .filter((file) => !left.some((folder) => file.startsWith(`${folder}/`)))
     .sort();
 }
 
+/** An absent or empty folder, or one holding an earlier copy (its `core/version.ts`). */
 async function isEarlierCopy(destination: string): Promise<boolean> {
-  const entries = await readdir(destination).catch(() => null);
-  if (entries === null || entries.length === 0) return true;
+  const found = await stat(destination).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return null;
+    throw error;
+  });
+  if (found === null) return true;
+  if (!found.isDirectory()) return false;
+  if ((await readdir(destination)).length === 0) return true;
   return stat(path.join(destination, "core", "version.ts")).then(
-    () => true,
+    (version) => version.isFile(),
     () => false,
   );
+}
+
+/** Whether one of the two folders is the other or holds it: copying there would delete the SDK itself. */
+function overlaps(destination: string): boolean {
+  const inside = (child: string, parent: string) => {
+    const relative = path.relative(parent, child);
+    return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+  };
+  return inside(destination, sdkRoot) || inside(sdkRoot, destination);
 }
 
 export async function copySdk(destination: string, adapters: readonly string[]): Promise<string[]> {
@@ -63,6 +81,9 @@ export async function copySdk(destination: string, adapters: readonly string[]):
       `Unknown adapter ${unknown.join(", ")}; choose from ${Object.keys(optionalAdapters).join(", ")}.`,
     );
   }
+  if (overlaps(destination)) {
+    throw new Error(`${destination} is the SDK's own folder or holds it; copy into your app instead.`);
+  }
   if (!(await isEarlierCopy(destination))) {
     throw new Error(
       `${destination} holds files that are not an earlier copy of the SDK; choose an empty folder.`,
@@ -71,8 +92,8 @@ export async function copySdk(destination: string, adapters: readonly string[]):
   await rm(destination, { recursive: true, force: true });
   const files = await sdkFiles(adapters);
   for (const file of files) {
-    const from = path.join(sdkRoot, file);
-    const to = path.join(destination, file);
+    const from = path.join(sdkRoot, ...file.split("/"));
+    const to = path.join(destination, ...file.split("/"));
     await mkdir(path.dirname(to), { recursive: true });
     if (/\.tsx?$/.test(file)) await writeFile(to, withoutTsExtensions(await readFile(from, "utf8")));
     else await cp(from, to);

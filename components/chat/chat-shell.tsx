@@ -106,7 +106,8 @@ export function ChatShell({
       value={{
         authScope,
         live: chat.live,
-        failedIn: chat.failedIn,
+        // Signed out: the page is on its way to the sign-in form; it says nothing about the question.
+        failedIn: error?.signedOut ? null : chat.failedIn,
         openEvidence: setEvidence,
         openedEvidence: evidence,
         sources,

@@ -139,4 +139,29 @@ describe("useCitedChat", () => {
     expect(hook.result.current.error).toBeNull();
     expect(hook.result.current.messages.at(-1)?.text).toBe(finalAnswer.text);
   });
+
+  it("takes no second question while an answer is being written: one conversation, one answer", async () => {
+    const { hook, created, requests } = chatOver((request, call) =>
+      request.url.endsWith("/ask")
+        ? ndjsonResponse(ndjsonBody(recordedLines.slice(0, 3), { hangAtEnd: true, signal: request.signal }))
+        : recordedHost(request, call),
+    );
+
+    let first: Promise<boolean> = Promise.resolve(false);
+    act(() => {
+      first = hook.result.current.ask("What is R?");
+    });
+    await waitFor(() => expect(hook.result.current.status).toBe("streaming"));
+    let second = true;
+    await act(async () => {
+      second = await hook.result.current.ask("And S?");
+    });
+    expect(second).toBe(false);
+    act(() => hook.result.current.stop());
+    await act(() => first);
+
+    expect(created).toHaveLength(1);
+    expect(requests.filter((request) => request.url.endsWith("/ask"))).toHaveLength(1);
+    expect(hook.result.current.messages.map((message) => message.text)).toEqual(["What is R?"]);
+  });
 });

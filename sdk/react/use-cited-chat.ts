@@ -48,7 +48,10 @@ export interface AskLevels {
 
 export interface UseCitedChatOptions {
   client: ServiceBrowserClient;
-  /** The conversation to ask in; without one, the first question creates one, titled by the question. */
+  /**
+   * The conversation to ask in; without one, the first question creates one, titled by the question. When
+   * the host moves to another conversation (or to a new chat), it calls `stop()` and `reset()`.
+   */
   conversationId?: string | null;
   /** The conversation's stored messages (e.g. read on the server), drawn before the turns asked here. */
   initialMessages?: readonly StoredMessage[];
@@ -73,7 +76,10 @@ export interface CitedChat {
   error: Error | null;
   /** The conversation whose last question got no answer at all (the question is kept), else null. */
   failedIn: string | null;
-  /** Asks; resolves to false when nothing of an answer came (a composer then keeps the question). */
+  /**
+   * Asks; resolves to false when nothing of an answer came, or when an answer is still being written (a
+   * composer then keeps the question).
+   */
   ask(question: string, levels?: AskLevels): Promise<boolean>;
   /** Stops the answer being written; the host stores what had arrived, marked partial. */
   stop(): void;
@@ -161,6 +167,8 @@ export function useCitedChat(options: UseCitedChatOptions): CitedChat {
 
   const ask = useCallback(
     async (question: string, levels: AskLevels = {}): Promise<boolean> => {
+      // One answer at a time: a second question now would orphan the first stream (stop could not reach it).
+      if (running.current !== null) return false;
       setError(null);
       setFailedIn(null);
       setLastAsked({ question, levels });

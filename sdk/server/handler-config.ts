@@ -21,7 +21,10 @@ const origin = z
 const settingsSchema = z.object({
   baseUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as http://127.0.0.1:8787" }),
   allowedOrigin: z.union([origin, z.array(origin).min(1)]),
-  mountPath: z.string().startsWith("/", "must start with /").optional(),
+  mountPath: z
+    .string()
+    .refine((value) => value === "" || value.startsWith("/"), "must start with / (or be empty, for the root)")
+    .optional(),
   maxBodyBytes: z.int().positive("must be a positive number of bytes").optional(),
   maxRetries: z.int().min(0, "must be 0 or more").optional(),
   timeoutMs: z.number().positive("must be a positive number of milliseconds").optional(),

@@ -36,10 +36,17 @@ export function citedPages(span: CitedSpan): number[] {
   return [...new Set(pages)].sort((a, b) => a - b);
 }
 
+/** Whether an OCR'd image's cited sentences have boxes to show: what its region is drawn from. */
+function hasRegion(span: CitedSpan): boolean {
+  const sentences = span.passage.sentences.slice(span.first, span.last + 1);
+  const boxed = sentences.some((sentence) => (sentence.spans ?? []).some((item) => item.rects.length > 0));
+  return boxed && sentences[0]?.spans?.[0] !== undefined;
+}
+
 export function cite(span: CitedSpan, context: TokenContext): Citation {
   const id = referenceId(span);
   const { evidence } = span.passage;
-  if (evidence.kind === "image" && evidence.ocr === true && citedPages(span).length > 0) {
+  if (evidence.kind === "image" && evidence.ocr === true && hasRegion(span)) {
     const image = context.tokens.issue({
       media: "image",
       assistant: span.passage.assistantId,
