@@ -16,6 +16,7 @@ import {
 import { renderTextImage } from "../service/testing/text-image.ts";
 import { ChatPage } from "./pages/chat-page.ts";
 import { ConsoleSourcesPage, type SourceFile } from "./pages/console-sources-page.ts";
+import { SearchPage } from "./pages/search-page.ts";
 import { expect, test } from "./support/app-fixtures.ts";
 import { consoleStackOptions, operatorName } from "./support/console-stack.ts";
 import { screenshotsAtBothWidths } from "./support/screenshots.ts";
@@ -143,7 +144,7 @@ async function kinds(): Promise<Kind[]> {
   ];
 }
 
-test("an operator drops a Word file, slides, a workbook, a Calc sheet, an e-book and a scan; each answers its own question in the Try tab, and its citation opens at the place it names", async ({
+test("an operator drops a Word file, slides, a workbook, a Calc sheet, an e-book and a scan; each answers its own question in the Try tab, its citation opens at the place it names, and search opens the scan as the image", async ({
   page,
   appStack,
   signInPage,
@@ -183,4 +184,16 @@ test("an operator drops a Word file, slides, a workbook, a Calc sheet, an e-book
       await screenshotsAtBothWidths(page, `console-formats-${kind.file.name.replace(/\W+/g, "-")}`);
     });
   }
+
+  await test.step("search finds the scan and opens it as the image, its lines marked", async () => {
+    await page.goto(`/console/assistants/${assistant.id}/try/search`);
+    const search = new SearchPage(page);
+    await search.search("boiler room key");
+    const result = search.results.first();
+    await expect(result).toContainText("facilities-scan.png");
+    await search.open(result);
+    await expect(search.evidence.root.getByTestId("cited-image-evidence")).toBeVisible();
+    await expect(search.evidence.root.getByTestId("cited-image-highlight").first()).toBeVisible();
+    await screenshotsAtBothWidths(page, "console-formats-search-scan");
+  });
 });

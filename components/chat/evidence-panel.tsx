@@ -2,7 +2,7 @@
 /** The evidence of the citation opened last: a column beside the chat on wide screens, a full-height sheet on phones. */
 import { useEffect, useRef } from "react";
 import { useCited } from "@/components/cited-browser-provider";
-import { type LoadPdf, type OpenedEvidence, ReferenceEvidence } from "@/sdk/react/index.ts";
+import { type LoadImage, type LoadPdf, type OpenedEvidence, ReferenceEvidence } from "@/sdk/react/index.ts";
 
 export interface EvidencePanelProps {
   evidence: OpenedEvidence;
@@ -12,9 +12,18 @@ export interface EvidencePanelProps {
   wideClassName: string;
   /** How a PDF page is loaded; default an answer's reference through the route (`cited.pdf`). */
   loadPdf?: LoadPdf;
+  /** How an image is loaded; default an answer's reference through the route (`cited.image`). */
+  loadImage?: LoadImage;
 }
 
-export function EvidencePanel({ evidence, authScope, onClose, wideClassName, loadPdf }: EvidencePanelProps) {
+export function EvidencePanel({
+  evidence,
+  authScope,
+  onClose,
+  wideClassName,
+  loadPdf,
+  loadImage,
+}: EvidencePanelProps) {
   const cited = useCited();
   const panel = useRef<HTMLElement>(null);
   // Focus moves into the panel, and back to what opened it (the citation) when it closes.
@@ -50,7 +59,7 @@ export function EvidencePanel({ evidence, authScope, onClose, wideClassName, loa
           messageId={evidence.messageId}
           authScope={authScope}
           loadPdf={loadPdf ?? cited.pdf}
-          loadImage={cited.image}
+          loadImage={loadImage ?? cited.image}
           onClose={onClose}
           className="h-full"
         />

@@ -54,4 +54,40 @@ describe("a search result opened as evidence", () => {
     const other = { ...pdfPassage, id_element: "psg_Passage002" };
     expect(passageEvidence(other).id).not.toBe(passageEvidence(pdfPassage).id);
   });
+
+  it("opens an image found for the user as the image, its lines marked", () => {
+    const scan: RetrievalResult = {
+      id_element: "psg_Scan0001",
+      id_datasource: "ds_Manuals001",
+      content: "The boiler room key hangs behind the blue cabinet.",
+      rank: 1,
+      metadata: {
+        kind: "image",
+        title: "facilities-scan.png",
+        file_name: "facilities-scan.png",
+        id_document: "doc_Scan0001",
+        heading: null,
+        score: 3.1,
+        rects: [[83, 92, 700, 118]],
+        image_width: 1275,
+        image_height: 1650,
+        image: { token: "img.sig", expires_at: "2026-11-28T07:00:00.000Z" },
+      },
+    };
+    const reference = referenceSchema.parse(passageEvidence(scan));
+    expect(reference).toMatchObject({
+      kind: "image",
+      quote: scan.content,
+      region: {
+        rects: [[83, 92, 700, 118]],
+        bbox: [83, 92, 700, 118],
+        image_width: 1275,
+        image_height: 1650,
+      },
+      image: { token: "img.sig" },
+    });
+
+    const { image: _withoutToken, ...metadata } = scan.metadata;
+    expect(passageEvidence({ ...scan, metadata }).kind, "without a token, as its text").toBe("paragraph");
+  });
 });

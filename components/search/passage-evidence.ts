@@ -1,6 +1,6 @@
 /** A search result as the evidence panel shows it: a PDF passage as its page, anything else as its text. */
 import { boundingRect } from "@/sdk/core/index.ts";
-import type { PdfHighlightReference, Reference, RetrievalResult } from "@/sdk/core/wire.ts";
+import type { ImageReference, PdfHighlightReference, Reference, RetrievalResult } from "@/sdk/core/wire.ts";
 import { pageRangeLabel } from "@/sdk/react/index.ts";
 
 /** The pages a passage covers; rag gives the printed label of the first page only. */
@@ -11,7 +11,8 @@ export function resultPages(metadata: RetrievalResult["metadata"]): string {
 
 /**
  * A PDF passage that rag found for the user (it then carries a token for its pages) opens as its page,
- * the passage's lines on its first page marked; any other passage as its text, under its heading.
+ * the passage's lines on its first page marked; an image read by OCR, found for the user, as the image
+ * with its lines marked; any other passage as its text, under its heading.
  */
 export function passageEvidence(result: RetrievalResult): Reference {
   const { metadata } = result;
@@ -46,6 +47,17 @@ export function passageEvidence(result: RetrievalResult): Reference {
         },
       ],
       pdf,
+    };
+    return reference;
+  }
+  const { image, image_width, image_height } = metadata;
+  if (image && image_width && image_height && rects && rects.length > 0) {
+    const reference: ImageReference = {
+      ...base,
+      kind: "image",
+      metadata: { heading: metadata.heading },
+      region: { rects, bbox: boundingRect(rects), image_width, image_height },
+      image,
     };
     return reference;
   }

@@ -5,7 +5,7 @@ import { EvidencePanel } from "@/components/chat/evidence-panel";
 import { useCited } from "@/components/cited-browser-provider";
 import type { ServiceBrowserClient } from "@/sdk/browser/index.ts";
 import type { RetrievalResult } from "@/sdk/core/wire.ts";
-import type { LoadPdf } from "@/sdk/react/index.ts";
+import type { LoadImage, LoadPdf } from "@/sdk/react/index.ts";
 import { passageEvidence, resultPages } from "./passage-evidence";
 import { querySnippet, queryWords } from "./query-snippet";
 
@@ -19,6 +19,14 @@ export interface SearchResultsProps {
 function passagePdfLoader(cited: ServiceBrowserClient, result: RetrievalResult): LoadPdf {
   return (_messageId, _referenceId, options) =>
     cited.passagePdf(result.metadata.pdf?.token ?? "", options.page ?? result.metadata.page_index ?? 0, {
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+}
+
+/** Loads the image of a passage read by OCR through the token rag gave it for this user. */
+function passageImageLoader(cited: ServiceBrowserClient, result: RetrievalResult): LoadImage {
+  return (_messageId, _referenceId, options) =>
+    cited.passageImage(result.metadata.image?.token ?? "", {
       ...(options.signal ? { signal: options.signal } : {}),
     });
 }
@@ -82,11 +90,14 @@ export function SearchResults({ results, query, authScope }: SearchResultsProps)
         <EvidencePanel
           evidence={{ reference: passageEvidence(opened), claim: null, messageId: "search" }}
           loadPdf={passagePdfLoader(cited, opened)}
+          loadImage={passageImageLoader(cited, opened)}
           authScope={authScope}
           onClose={() => setOpened(null)}
           // A page gets the screen's height, so its viewer scrolls to the passage; a text fits its text.
           wideClassName={`lg:sticky lg:top-0 lg:w-auto lg:rounded-xl lg:border ${
-            opened.metadata.pdf ? "lg:h-[calc(100dvh-8rem)]" : "lg:h-fit lg:max-h-full"
+            opened.metadata.pdf || opened.metadata.image
+              ? "lg:h-[calc(100dvh-8rem)]"
+              : "lg:h-fit lg:max-h-full"
           }`}
         />
       ) : null}

@@ -68,6 +68,8 @@ export interface ServiceBrowserClient {
   pdf(messageId: string, referenceId: string, options?: PdfOptions): Promise<BrowserPdfSlice>;
   /** The slice of a PDF passage `rag` found for this user, by its `metadata.pdf.token`, at `page`. */
   passagePdf(token: string, page: number, options?: RequestOptions): Promise<BrowserPdfSlice>;
+  /** The image of a passage `rag` found for this user read by OCR, by its `metadata.image.token`. */
+  passageImage(token: string, options?: RequestOptions): Promise<Blob>;
   /** The uploaded image an `image` reference with a `region` quotes (PNG, JPEG, TIFF or WebP). */
   image(messageId: string, referenceId: string, options?: RequestOptions): Promise<Blob>;
 }
@@ -227,17 +229,15 @@ export function createServiceBrowserClient(options: ServiceBrowserClientOptions)
     },
 
     async image(messageId, referenceId, requestOptions = {}) {
-      const response = await send(path("image", messageId, referenceId), {
-        method: "GET",
-        ...signalOf(requestOptions),
-      });
-      if (!/^image\//i.test(response.headers.get("Content-Type") ?? "")) {
-        throw new CitedApiError("The app's server sent something other than an image", {
-          status: response.status,
-          requestId: response.headers.get("X-Request-ID"),
-        });
-      }
-      return response.blob();
+      return readImage(
+        await send(path("image", messageId, referenceId), { method: "GET", ...signalOf(requestOptions) }),
+      );
+    },
+
+    async passageImage(token, requestOptions = {}) {
+      return readImage(
+        await send(path("passage-image", token), { method: "GET", ...signalOf(requestOptions) }),
+      );
     },
 
     async passagePdf(token, page, requestOptions = {}) {
@@ -249,6 +249,16 @@ export function createServiceBrowserClient(options: ServiceBrowserClientOptions)
       );
     },
   };
+}
+
+function readImage(response: Response): Promise<Blob> {
+  if (!/^image\//i.test(response.headers.get("Content-Type") ?? "")) {
+    throw new CitedApiError("The app's server sent something other than an image", {
+      status: response.status,
+      requestId: response.headers.get("X-Request-ID"),
+    });
+  }
+  return response.blob();
 }
 
 async function readSlice(response: Response): Promise<BrowserPdfSlice> {

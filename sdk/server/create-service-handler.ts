@@ -17,7 +17,7 @@ import {
 } from "../core/wire.ts";
 import { relayAnswers } from "./answer-relay.ts";
 import { checkHandlerSettings } from "./handler-config.ts";
-import { serveImage } from "./image-route.ts";
+import { serveImage, servePassageImage } from "./image-route.ts";
 import { newMessageId } from "./message-id.ts";
 import { servePassagePdf, servePdf } from "./pdf-route.ts";
 import type { BackoffOptions } from "./retry-policy.ts";
@@ -109,6 +109,7 @@ const userSchema = z.object({ id: z.string().min(1), externalUserId: idUserSchem
  *   and `X-Pdf-Page-Count`, after checking that the user owns the reference
  * - `GET /image/{messageId}/{referenceId}` → the uploaded image an `image` reference quotes
  *   (PNG, JPEG, TIFF or WebP, as uploaded), after the same ownership check
+ * - `GET /passage-image/{token}` → the image of a passage `rag` found for the user (`metadata.image.token`)
  * - `GET /passage-pdf/{token}?page=n` → the same for a PDF passage `rag` found for the user
  *   (`metadata.pdf.token`); the service checks the token is the user's
  *
@@ -285,6 +286,12 @@ function routeRequests(
           signal: request.signal,
           requestId,
         }),
+    },
+    {
+      pattern: ["passage-image", ":token"],
+      method: "GET",
+      run: ({ request, user, params: [token], requestId }) =>
+        servePassageImage({ client, user, token: token!, signal: request.signal, requestId }),
     },
     {
       pattern: ["passage-pdf", ":token"],

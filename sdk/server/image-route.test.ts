@@ -98,4 +98,20 @@ describe("createServiceHandler: images", () => {
     await answered(store);
     expect((await call("GET", `/image/msg_4kT9xVb2QwLp7Rz/${imageReferenceId}`)).status).toBe(502);
   });
+
+  it("serves a search result's image by the token rag gave this user: 403 when the service says it is another's, 409 once expired", async () => {
+    const { call, serviceRequests } = setup(imageService);
+    const served = await call("GET", "/passage-image/rag-image-token");
+    expect(served.status).toBe(200);
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(pngBytes);
+    expect(new URL(serviceRequests[0]!.url).pathname).toBe("/chat/reference/image/rag-image-token");
+    expect(serviceRequests[0]!.headers.get("X-External-User-Id")).toBe("ext-alice");
+
+    const refused = setup(() => problemResponse(403, "forbidden"));
+    expect((await refused.call("GET", "/passage-image/rag-image-token")).status).toBe(403);
+    const expired = setup(() => problemResponse(401, "token_expired"));
+    const gone = await expired.call("GET", "/passage-image/rag-image-token");
+    expect(gone.status).toBe(409);
+    expect(expired.serviceRequests, "an expired search token is never renewed").toHaveLength(1);
+  });
 });

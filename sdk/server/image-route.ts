@@ -1,6 +1,10 @@
-/** `GET /image/{messageId}/{referenceId}`: the uploaded image an `image` reference quotes, only for the user who owns the answer. */
-import { HttpProblem } from "../core/index.ts";
-import { type ReferenceTokenContext, withRenewedToken } from "./reference-token.ts";
+/**
+ * `GET /image/{messageId}/{referenceId}`: the uploaded image an `image` reference quotes, only for the user who
+ * owns the answer. `GET /passage-image/{token}`: the image of a passage `rag` found for the user.
+ */
+import { CitedApiError, HttpProblem } from "../core/index.ts";
+import { mapped, type ReferenceTokenContext, withRenewedToken } from "./reference-token.ts";
+import type { ServedImage, ServiceClient } from "./service-client.ts";
 
 /**
  * Serves a reference's image. Ownership is checked in the store before anything reaches the service (403
@@ -24,11 +28,46 @@ export async function serveImage(context: ReferenceTokenContext): Promise<Respon
       requestId: context.requestId,
     }),
   );
+  return imageResponse(image, context.requestId);
+}
+
+export interface PassageImageContext {
+  client: ServiceClient;
+  user: { externalUserId: string };
+  /** The token `rag` gave the passage for this user (`metadata.image.token`). */
+  token: string;
+  signal: AbortSignal;
+  requestId: string;
+}
+
+/**
+ * Serves the image of a passage `rag` found. As for a passage's PDF page, the service checks that the token
+ * is this user's (403 otherwise), and an expired one is a 409: it is not renewed, searching again gives a new one.
+ */
+export async function servePassageImage(context: PassageImageContext): Promise<Response> {
+  try {
+    const image = await context.client.image(context.token, context.user.externalUserId, {
+      signal: context.signal,
+      requestId: context.requestId,
+    });
+    return imageResponse(image, context.requestId);
+  } catch (error) {
+    if (CitedApiError.isInstance(error) && error.code === "token_expired") {
+      throw new HttpProblem(409, "token_expired", "This result's image link has expired; search again.");
+    }
+    if (CitedApiError.isInstance(error) && (error.code === "forbidden" || error.code === "invalid_token")) {
+      throw new HttpProblem(403, "forbidden", "This image was not found for you.");
+    }
+    throw mapped(error);
+  }
+}
+
+function imageResponse(image: ServedImage, requestId: string): Response {
   return new Response(image.bytes, {
     headers: {
       "Content-Type": image.contentType,
       "Cache-Control": "private, no-store",
-      "X-Request-ID": context.requestId,
+      "X-Request-ID": requestId,
     },
   });
 }

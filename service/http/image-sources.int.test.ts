@@ -121,7 +121,25 @@ describe(`images as sources${skipped}`, () => {
     expect(first?.metadata).toMatchObject({ kind: "image", image_width: 1275, image_height: 1650 });
     expect(first?.metadata.rects?.length).toBeGreaterThan(0);
     expect(first?.metadata.page_index).toBeUndefined();
+    expect(first?.metadata.image, "no token without an id_user").toBeUndefined();
   });
+
+  it.skipIf(!ocrInstalled)(
+    "rag found for a user gives the image passage a token that serves it to that user",
+    async () => {
+      const response = await send({
+        path: publicPaths.rag(fixture.assistant.id),
+        body: { query: "relief valve seal", max_results: 3, id_user: testUser },
+      });
+      const { results } = ragResponseSchema.parse(await response.json());
+      const token = results[0]?.metadata.image?.token;
+      expect(token).toBeDefined();
+      const served = await getImage(token!);
+      expect(served.status).toBe(200);
+      expect(new Uint8Array(await served.arrayBuffer())).toEqual(original);
+      await expectProblem(await getImage(token!, "someone-else"), 403, "forbidden");
+    },
+  );
 
   it.skipIf(!ocrInstalled)(
     "fails truncated, mislabelled and empty images with a reason, and keeps the rest",

@@ -164,18 +164,20 @@ export function mountPublicRoutes(app: ServiceHono, dependencies: PublicDependen
     const scoreOf = new Map(hits.map((hit) => [hit.id, hit.score]));
     const results = passages.map((passage, position) => {
       const result = retrievalResult(passage, scoreOf.get(passage.id) ?? 0, position + 1);
-      const pages = result.metadata.page_indices;
-      if (input.id_user === undefined || pages === undefined) return result;
+      const { page_indices: pages, image_width: imageWidth } = result.metadata;
+      if (input.id_user === undefined || (pages === undefined && imageWidth === undefined)) return result;
       // Bound to no session, so no refresh can renew it: a new search gives a new token.
-      const pdf = tokens.issue({
+      const token = tokens.issue({
+        ...(pages === undefined ? { media: "image" as const } : {}),
         assistant: assistantId,
         reference: passage.id,
         document: passage.documentId,
-        pages,
+        pages: pages ?? [0],
         user: input.id_user,
         session: "",
       });
-      return { ...result, metadata: { ...result.metadata, pdf } };
+      const served = pages === undefined ? { image: token } : { pdf: token };
+      return { ...result, metadata: { ...result.metadata, ...served } };
     });
     return context.json({ results });
   });

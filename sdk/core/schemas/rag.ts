@@ -44,6 +44,11 @@ export const retrievalMetadataSchema = z.looseObject({
    * through the PDF page endpoint. It is not renewed; a new search gives a new one.
    */
   pdf: pdfTokenSchema.optional(),
+  /**
+   * An image read by OCR, found for an `id_user`: the token that serves the image to that user through the
+   * image endpoint. Not renewed either.
+   */
+  image: pdfTokenSchema.optional(),
 });
 
 export const retrievalResultSchema = z.looseObject({
