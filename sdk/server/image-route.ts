@@ -3,7 +3,12 @@
  * owns the answer. `GET /passage-image/{token}`: the image of a passage `rag` found for the user.
  */
 import { CitedApiError, HttpProblem } from "../core/index.ts";
-import { mapped, type ReferenceTokenContext, withRenewedToken } from "./reference-token.ts";
+import {
+  mapped,
+  type ReferenceTokenContext,
+  searchTokenFailure,
+  withRenewedToken,
+} from "./reference-token.ts";
 import type { ServedImage, ServiceClient } from "./service-client.ts";
 
 /**
@@ -52,13 +57,7 @@ export async function servePassageImage(context: PassageImageContext): Promise<R
     });
     return imageResponse(image, context.requestId);
   } catch (error) {
-    if (CitedApiError.isInstance(error) && error.code === "token_expired") {
-      throw new HttpProblem(409, "token_expired", "This result's image link has expired; search again.");
-    }
-    if (CitedApiError.isInstance(error) && (error.code === "forbidden" || error.code === "invalid_token")) {
-      throw new HttpProblem(403, "forbidden", "This image was not found for you.");
-    }
-    throw mapped(error);
+    throw searchTokenFailure(error, "image");
   }
 }
 

@@ -4,7 +4,12 @@
  */
 import { CitedApiError, HttpProblem } from "../core/index.ts";
 import { pdfSliceHeaders } from "../core/wire.ts";
-import { mapped, type ReferenceTokenContext, withRenewedToken } from "./reference-token.ts";
+import {
+  mapped,
+  type ReferenceTokenContext,
+  searchTokenFailure,
+  withRenewedToken,
+} from "./reference-token.ts";
 import type { PdfSlice, ServiceClient } from "./service-client.ts";
 import type { StoredReference } from "./service-store.ts";
 
@@ -66,13 +71,7 @@ export async function servePassagePdf(context: PassagePdfContext): Promise<Respo
     });
     return sliceResponse(slice, context.requestId);
   } catch (error) {
-    if (CitedApiError.isInstance(error) && error.code === "token_expired") {
-      throw new HttpProblem(409, "token_expired", "This result's page link has expired; search again.");
-    }
-    if (CitedApiError.isInstance(error) && (error.code === "forbidden" || error.code === "invalid_token")) {
-      throw new HttpProblem(403, "forbidden", "This page was not found for you.");
-    }
-    throw mapped(error);
+    throw searchTokenFailure(error, "page");
   }
 }
 

@@ -1,5 +1,5 @@
 /** A cited reference's short-lived token (a PDF's or an image's) as the handler uses it: renewed once when it expired. */
-import { AuthenticationError, ConflictError } from "../core/index.ts";
+import { AuthenticationError, CitedApiError, ConflictError, HttpProblem } from "../core/index.ts";
 import type { ServiceClient } from "./service-client.ts";
 import { problemFromServiceError } from "./service-problem.ts";
 import type { ServiceStore, StoredReference } from "./service-store.ts";
@@ -19,6 +19,20 @@ const passThrough = [404, 409, 422, 429] as const;
 
 export function mapped(error: unknown): unknown {
   return problemFromServiceError(error, passThrough) ?? error;
+}
+
+/**
+ * What the browser hears when the service refuses a token `rag` gave a search result (`what`: "page",
+ * "image"): another user's is 403, an expired one 409 (such tokens are not renewed; search again).
+ */
+export function searchTokenFailure(error: unknown, what: string): unknown {
+  if (CitedApiError.isInstance(error) && error.code === "token_expired") {
+    return new HttpProblem(409, "token_expired", `This result's ${what} link has expired; search again.`);
+  }
+  if (CitedApiError.isInstance(error) && (error.code === "forbidden" || error.code === "invalid_token")) {
+    return new HttpProblem(403, "forbidden", `This ${what} was not found for you.`);
+  }
+  return mapped(error);
 }
 
 async function renew(

@@ -157,7 +157,7 @@ class HtmlBlockWalker {
     );
     const path = caption === "" ? this.#headings.path : [...this.#headings.path, caption];
     const header = rows[0] && isHeaderRow(table, rows[0]) ? "first" : "detect";
-    this.blocks.push(...tableBlocks(path, tableFromRows(cells, header)));
+    for (const block of tableBlocks(path, tableFromRows(cells, header))) this.blocks.push(block);
   }
 
   #readFigure(figure: HtmlElement): void {
@@ -196,7 +196,7 @@ function isDataTable(table: HtmlElement): boolean {
     (child) => findElement(child, (element) => element.tagName === "table") !== null,
   );
   const widths = ownRows(table).map((row) => row.childNodes.filter(isElement).length);
-  return !nested && Math.max(0, ...widths) >= 2 && widths.length >= 2;
+  return !nested && widths.some((width) => width >= 2) && widths.length >= 2;
 }
 
 /** Rows of this table only (inside thead/tbody/tfoot or directly under it), not of nested tables. */

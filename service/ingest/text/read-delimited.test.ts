@@ -106,4 +106,12 @@ describe("readTsv", () => {
     const result = readTsv("sizes.tsv", bytesOf("package\tdescription\nnginx\tweb server, proxy\n"), {});
     expect(sentencesOf(result.blocks[0])).toEqual(["package: nginx; description: web server, proxy"]);
   });
+
+  it("reads a table of 200,000 rows (a list of that length once overflowed the call stack)", () => {
+    const rows = Array.from({ length: 200_000 }, (_, index) => `host-${index},${index % 7}`);
+    const result = readCsv("hosts.csv", bytesOf(`host,rack\n${rows.join("\n")}\n`), {});
+    const sentences = result.blocks.flatMap((block) => sentencesOf(block));
+    expect(sentences).toHaveLength(200_000);
+    expect(sentences.at(-1)).toBe("host: host-199999; rack: 2");
+  });
 });

@@ -118,7 +118,7 @@ class DocxWalker {
   #table(table: XmlElement): void {
     this.flushList();
     const rows: string[][] = [];
-    const above: string[] = [];
+    let above: string[] = [];
     for (const row of childElements(table, "tr")) {
       const cells: string[] = [];
       for (const cell of childElements(row, "tc")) {
@@ -132,10 +132,10 @@ class DocxWalker {
         for (let column = 0; column < Math.max(1, Math.min(span, 64)); column++)
           cells.push(column === 0 ? text : "");
       }
-      above.splice(0, above.length, ...cells);
+      above = cells;
       rows.push(cells);
     }
-    this.blocks.push(...tableBlocks(this.#headings.path, tableFromRows(rows)));
+    for (const block of tableBlocks(this.#headings.path, tableFromRows(rows))) this.blocks.push(block);
   }
 
   #styleOf(paragraph: XmlElement): StyleInfo {

@@ -36,7 +36,8 @@ export const readOds: TextReader = (_fileName, bytes): TextExtraction => {
     throw new SourceReadError(`This is not ${withArticle(formatName)}: its content holds no sheets.`);
   const blocks: TextSourceBlock[] = [];
   for (const table of childElements(spreadsheet, "table")) {
-    blocks.push(...sheetBlocks(attribute(table, "name") ?? "Sheet", tableRows(table)));
+    for (const block of sheetBlocks(attribute(table, "name") ?? "Sheet", tableRows(table)))
+      blocks.push(block);
   }
   const meta = optionalPart(archive, "meta.xml");
   const title = meta ? findAll(meta, "title")[0] : undefined;
@@ -78,7 +79,8 @@ function rowCells(row: XmlElement): string[] {
       for (let copy = 0; copy < Math.min(repeat, MAX_REPEAT); copy++) pending.push("");
       continue;
     }
-    cells.push(...pending.splice(0), ...Array.from({ length: Math.min(repeat, MAX_REPEAT) }, () => text));
+    for (const empty of pending.splice(0)) cells.push(empty);
+    for (let copy = 0; copy < Math.min(repeat, MAX_REPEAT); copy++) cells.push(text);
   }
   return cells;
 }

@@ -46,7 +46,8 @@ export const readXlsx: TextReader = (_fileName, bytes): TextExtraction => {
     const part = optionalPart(archive, link.target);
     const data = part ? path(part, "worksheet", "sheetData") : null;
     if (!data) continue;
-    blocks.push(...sheetBlocks(attribute(sheet, "name") ?? link.target, sheetRows(data, context)));
+    for (const block of sheetBlocks(attribute(sheet, "name") ?? link.target, sheetRows(data, context)))
+      blocks.push(block);
   }
   const warnings =
     context.uncached > 0

@@ -15,7 +15,7 @@ export interface SheetRow {
  */
 export function sheetBlocks(sheetName: string, sheetRows: readonly SheetRow[]): TextSourceBlock[] {
   const rows = sheetRows.filter((row) => row.cells.some((cell) => cell.trim() !== ""));
-  const width = Math.max(0, ...rows.map((row) => row.cells.length));
+  const width = rows.reduce((widest, row) => Math.max(widest, row.cells.length), 0);
   // Columns empty in every row (a table that starts at column B) are left out; the others keep their letters.
   const used = Array.from({ length: width }, (_, index) => index).filter((index) =>
     rows.some((row) => (row.cells[index] ?? "").trim() !== ""),
