@@ -60,16 +60,19 @@ export const readEpub: TextReader = (_fileName, bytes): TextExtraction => {
   const chapterTitles = tableOfContents(archive, manifest, spine);
   const blocks: TextSourceBlock[] = [];
   let lockedChapters = 0;
+  // A chapter listed twice in the spine is read once (a book can list one part a million times).
+  const read = new Set<string>();
   for (const reference of spine ? childElements(spine, "itemref") : []) {
     const item = manifest.get(attribute(reference, "idref") ?? "");
-    if (!item || !CONTENT_TYPES.has(item.mediaType)) continue;
+    if (!item || !CONTENT_TYPES.has(item.mediaType) || read.has(item.part)) continue;
+    read.add(item.part);
     if (locked.has(item.part)) {
       lockedChapters += 1;
       continue;
     }
     const source = archive.text(item.part);
     if (source === null) continue;
-    blocks.push(...chapterBlocks(source, chapterTitles.get(item.part) ?? null));
+    for (const block of chapterBlocks(source, chapterTitles.get(item.part) ?? null)) blocks.push(block);
   }
   if (lockedChapters > 0 && blocks.length === 0) {
     throw new SourceReadError(

@@ -19,6 +19,13 @@ describe("readZipFormatInWorker", () => {
     await expect(failure).rejects.toThrow("This is not a Word document: the file is not a ZIP package");
   });
 
+  it("stops a reading that takes longer than its limit, with a reason, and ends the thread", async () => {
+    const bytes = docx(wordParagraph("The vault opens on Mondays."));
+    const failure = readZipFormatInWorker("handbook.docx", bytes, { timeoutMs: 1 });
+    await expect(failure).rejects.toBeInstanceOf(SourceReadError);
+    await expect(failure).rejects.toThrow("Reading the file took longer than 0 s, so it was stopped");
+  });
+
   it("knows the zipped kinds by extension", () => {
     expect(["a.DOCX", "b.pptx", "dir/c.xlsx", "d.ods", "e.epub"].every(isZipFormat)).toBe(true);
     expect(["a.doc", "docx", "a.docx.txt", "a.pdf"].some(isZipFormat)).toBe(false);

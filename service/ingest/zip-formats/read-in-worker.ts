@@ -16,6 +16,12 @@ export type ZipReadReply =
 /** Far above what the unpacked-size limit lets a file cost (about ten times its parts). */
 const heapLimitMb = 2048;
 
+/**
+ * Far above what the largest honest file takes (a 50,000-row workbook: about 4 s); a file built to make the
+ * reader loop (a part listed a million times) is stopped here instead of holding an ingestion slot.
+ */
+const readingLimitMs = 120_000;
+
 export function isZipFormat(fileName: string): boolean {
   const base = fileName.split(/[/\\]/u).at(-1) ?? "";
   const dot = base.lastIndexOf(".");
@@ -23,16 +29,33 @@ export function isZipFormat(fileName: string): boolean {
 }
 
 /** @throws SourceReadError with the reader's reason; any other Error for a failure of the reader itself. */
-export function readZipFormatInWorker(fileName: string, bytes: Uint8Array): Promise<TextExtraction> {
+export function readZipFormatInWorker(
+  fileName: string,
+  bytes: Uint8Array,
+  options: { timeoutMs?: number } = {},
+): Promise<TextExtraction> {
+  const timeoutMs = options.timeoutMs ?? readingLimitMs;
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL("./zip-worker.ts", import.meta.url), {
       workerData: { fileName, bytes },
       resourceLimits: { maxOldGenerationSizeMb: heapLimitMb },
     });
     let settled = false;
+    const deadline = setTimeout(
+      () =>
+        settle(() =>
+          reject(
+            new SourceReadError(
+              `Reading the file took longer than ${Math.round(timeoutMs / 1000)} s, so it was stopped; a document this slow to read is likely built to exhaust the reader.`,
+            ),
+          ),
+        ),
+      timeoutMs,
+    );
     const settle = (finish: () => void) => {
       if (settled) return;
       settled = true;
+      clearTimeout(deadline);
       finish();
       void worker.terminate();
     };

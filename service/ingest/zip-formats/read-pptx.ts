@@ -33,15 +33,18 @@ export const readPptx: TextReader = (_fileName, bytes): TextExtraction => {
   const presentation = requiredPart(archive, presentationPart, formatName);
   const links = relationships(archive, presentationPart);
   const slideIds = path(presentation, "presentation", "sldIdLst");
-  const slideParts = (slideIds ? childElements(slideIds, "sldId") : [])
-    .map((slide) => links.get(attribute(slide, "id", relationshipsNamespace) ?? "")?.target)
-    .filter((part): part is string => part !== undefined && archive.has(part));
+  // A slide listed twice is read once: a deck listing one slide a million times must not read it as often.
+  const slideParts = new Set(
+    (slideIds ? childElements(slideIds, "sldId") : [])
+      .map((slide) => links.get(attribute(slide, "id", relationshipsNamespace) ?? "")?.target)
+      .filter((part): part is string => part !== undefined && archive.has(part)),
+  );
   const blocks: TextSourceBlock[] = [];
   let firstTitle: string | null = null;
-  slideParts.forEach((part, index) => {
+  [...slideParts].forEach((part, index) => {
     const slide = readSlide(archive, part, index + 1);
     firstTitle ??= slide.title;
-    blocks.push(...slide.blocks);
+    for (const block of slide.blocks) blocks.push(block);
   });
   return { title: coreTitle(archive) ?? firstTitle, blocks, warnings: [] };
 };

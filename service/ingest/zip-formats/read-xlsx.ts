@@ -40,9 +40,12 @@ export const readXlsx: TextReader = (_fileName, bytes): TextExtraction => {
   };
   const sheets = path(workbook, "workbook", "sheets");
   const blocks: TextSourceBlock[] = [];
+  // A sheet listed twice is read once (a workbook can list one part a million times).
+  const read = new Set<string>();
   for (const sheet of sheets ? childElements(sheets, "sheet") : []) {
     const link = links.get(attribute(sheet, "id", relationshipsNamespace) ?? "");
-    if (!link || link.type !== WORKSHEET_TYPE) continue;
+    if (!link || link.type !== WORKSHEET_TYPE || read.has(link.target)) continue;
+    read.add(link.target);
     const part = optionalPart(archive, link.target);
     const data = part ? path(part, "worksheet", "sheetData") : null;
     if (!data) continue;
