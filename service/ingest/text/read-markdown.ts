@@ -72,9 +72,9 @@ function readTokens(tokens: Token[], state: MarkdownState): void {
       index += 1;
     } else if (token.type === "table_open") {
       const end = closing(tokens, index);
-      state.blocks.push(
-        ...tableBlocks(state.headings.path, tableFromRows(tableRows(tokens.slice(index, end)), "first")),
-      );
+      const rows = tableRows(tokens.slice(index, end));
+      for (const block of tableBlocks(state.headings.path, tableFromRows(rows, "first")))
+        state.blocks.push(block);
       index = end;
     } else if (token.type === "html_block") {
       index = readHtmlBlock(tokens, index, state);
@@ -182,7 +182,16 @@ function emitProse(
 
 /** The heading path in effect at a source line: a footnote is cited under the heading it was written under. */
 function pathAtLine(state: MarkdownState, line: number): string[] {
-  return state.pathsByLine.findLast((entry) => entry.line <= line)?.path ?? [];
+  // Binary search: entries are in line order, and a file may hold tens of thousands of footnotes and headings.
+  const entries = state.pathsByLine;
+  let low = 0;
+  let high = entries.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (entries[middle]!.line <= line) low = middle + 1;
+    else high = middle;
+  }
+  return entries[low - 1]?.path ?? [];
 }
 
 /** Heading text as plain text, without images or a trailing `{#anchor}`. */
