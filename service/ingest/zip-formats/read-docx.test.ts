@@ -98,6 +98,24 @@ describe("readDocx", () => {
     });
   });
 
+  it("reads a form's table: rows and cells inside content controls, and a cell's text in a control or a nested table", () => {
+    const control = (inner: string) => `<w:sdt><w:sdtPr/><w:sdtContent>${inner}</w:sdtContent></w:sdt>`;
+    const cell = (inner: string) => `<w:tc>${inner}</w:tc>`;
+    const table = `<w:tbl><w:tr>${cell(wordParagraph("Field"))}${cell(wordParagraph("Value"))}</w:tr>${control(
+      `<w:tr>${cell(wordParagraph("Owner"))}${control(cell(wordParagraph("Ingrid Berg")))}</w:tr>`,
+    )}<w:tr>${cell(wordParagraph("Vault"))}${cell(control(wordParagraph("North cellar")))}</w:tr><w:tr>${cell(
+      wordParagraph("Keys"),
+    )}${cell(wordTable([["Brass key, red tag"]]))}</w:tr></w:tbl>`;
+    expect(read(docx(table)).blocks[0]?.evidence).toMatchObject({
+      columns: ["Field", "Value"],
+      rows: [
+        ["Owner", "Ingrid Berg"],
+        ["Vault", "North cellar"],
+        ["Keys", "Brass key, red tag"],
+      ],
+    });
+  });
+
   it("reads a text box Word stores twice (for new and old readers) once", () => {
     const box = (text: string) => `<w:txbxContent>${wordParagraph(text)}</w:txbxContent>`;
     const paragraph = `<w:p><w:r><w:t xml:space="preserve">See the box: </w:t></w:r><w:r><mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="wps"><w:drawing>${box("Tapes rotate.")}</w:drawing></mc:Choice><mc:Fallback><w:pict>${box("Tapes rotate.")}</w:pict></mc:Fallback></mc:AlternateContent></w:r></w:p>`;

@@ -119,16 +119,17 @@ class DocxWalker {
     this.flushList();
     const rows: string[][] = [];
     let above: string[] = [];
-    for (const row of childElements(table, "tr")) {
+    for (const row of throughControls(table, "tr")) {
       const cells: string[] = [];
-      for (const cell of childElements(row, "tc")) {
+      for (const cell of throughControls(row, "tc")) {
         const span = Number(valueAt(cell, "tcPr", "gridSpan") ?? 1) || 1;
         const merge = path(cell, "tcPr", "vMerge");
         // A vertically merged cell shows the text of the cell where the merge starts.
         const continued = merge !== null && attribute(merge, "val") !== "restart";
         const text = continued
           ? (above[cells.length] ?? "")
-          : collapseSpace(childElements(cell, "p").map(paragraphText).join(" "));
+          : // Every paragraph in the cell: in content controls and nested tables too (forms hold both).
+            collapseSpace(cellParagraphs(cell).map(paragraphText).join(" "));
         for (let column = 0; column < Math.max(1, Math.min(span, 64)); column++)
           cells.push(column === 0 ? text : "");
       }
@@ -240,4 +241,27 @@ function readStyles(part: XmlElement | null): Map<string, StyleInfo> {
   };
   for (const id of raw.keys()) resolve(id, 0);
   return resolved;
+}
+
+/**
+ * The paragraphs of a table cell, in content controls and nested tables too; a paragraph's own text boxes are
+ * its text (paragraphText), and a legacy copy (`mc:Fallback`) is never read twice.
+ */
+function cellParagraphs(element: XmlElement): XmlElement[] {
+  return childElements(element).flatMap((child) => {
+    if (child.name === "p") return [child];
+    return child.name === "Fallback" ? [] : cellParagraphs(child);
+  });
+}
+
+/** Children named `name`, also where a content control (`w:sdt`) or custom XML wraps them, as forms do. */
+function throughControls(parent: XmlElement, name: string): XmlElement[] {
+  return childElements(parent).flatMap((child) => {
+    if (child.name === name) return [child];
+    if (child.name === "sdt") {
+      const content = childElement(child, "sdtContent");
+      return content ? throughControls(content, name) : [];
+    }
+    return child.name === "customXml" ? throughControls(child, name) : [];
+  });
 }

@@ -1,7 +1,7 @@
 /** Presentations: one slide is one location, named by its number and title; notes under it. */
 import { describe, expect, it } from "vitest";
 import { readPptx } from "./read-pptx.ts";
-import { pptx, zipOf } from "./testing/build-documents.ts";
+import { placeholderShape, pptx, zipOf } from "./testing/build-documents.ts";
 
 describe("readPptx", () => {
   it("names each block by its slide and keeps body, table and notes apart", () => {
@@ -36,6 +36,17 @@ describe("readPptx", () => {
       ["Slide 1: Backup plan › Notes", "paragraph", ["Mention the vault."]],
       ["Slide 2", "paragraph", ["A slide without a title."]],
       ["Slide 3: Costs", "table", ["Item: Tapes; Cost: 400"]],
+    ]);
+  });
+
+  it("reads a shape PowerPoint wraps for newer readers (an equation's text box) once, from its newer form", () => {
+    const box = (text: string) => placeholderShape(null, [text]);
+    const wrapped = `<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="a14">${box(
+      "Flow equals pressure over resistance.",
+    )}</mc:Choice><mc:Fallback>${box("Flow equals pressure over resistance.")}</mc:Fallback></mc:AlternateContent>`;
+    const result = readPptx("physics.pptx", pptx([{ title: "Flow", shapes: wrapped }]), {});
+    expect(result.blocks.flatMap((block) => block.sentences.map((sentence) => sentence.text))).toEqual([
+      "Flow equals pressure over resistance.",
     ]);
   });
 

@@ -90,7 +90,11 @@ function shapeContents(tree: XmlElement): ShapeContent[] {
   const contents: ShapeContent[] = [];
   for (const shape of childElements(tree)) {
     if (shape.name === "grpSp") contents.push(...shapeContents(shape));
-    else if (shape.name === "sp") {
+    else if (shape.name === "AlternateContent") {
+      // A shape for newer readers (equations, ink) with a copy for older ones: its newer form, once.
+      const choice = childElement(shape, "Choice");
+      if (choice) contents.push(...shapeContents(choice));
+    } else if (shape.name === "sp") {
       const placeholder = path(shape, "nvSpPr", "nvPr", "ph");
       const type = placeholder ? (attribute(placeholder, "type") ?? "body") : null;
       if (type !== null && SKIPPED_PLACEHOLDERS.has(type)) continue;

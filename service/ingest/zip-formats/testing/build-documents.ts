@@ -75,13 +75,15 @@ export interface Slide {
   body?: string[];
   notes?: string[];
   table?: string[][];
+  /** Raw shape-tree XML after the body (e.g. a shape wrapped in `mc:AlternateContent`). */
+  shapes?: string;
 }
 
 function textBody(paragraphs: string[]): string {
   return `<p:txBody><a:bodyPr/>${paragraphs.map((text) => `<a:p><a:r><a:t>${text}</a:t></a:r></a:p>`).join("")}</p:txBody>`;
 }
 
-function placeholderShape(type: string | null, paragraphs: string[]): string {
+export function placeholderShape(type: string | null, paragraphs: string[]): string {
   const placeholder = type === null ? "" : `<p:ph type="${type}"/>`;
   return `<p:sp><p:nvSpPr><p:cNvPr id="2" name="s"/><p:cNvSpPr/><p:nvPr>${placeholder}</p:nvPr></p:nvSpPr>${textBody(paragraphs)}</p:sp>`;
 }
@@ -116,7 +118,7 @@ export function pptx(slides: Slide[], options: { title?: string } = {}): Uint8Ar
     parts[`ppt/slides/slide${number}.xml`] =
       `${xml}<p:sld ${P} ${A} ${R}><p:cSld><p:spTree>${slide.title ? placeholderShape("title", [slide.title]) : ""}${
         slide.body ? placeholderShape("body", slide.body) : ""
-      }${table}${placeholderShape("sldNum", [String(number)])}</p:spTree></p:cSld></p:sld>`;
+      }${slide.shapes ?? ""}${table}${placeholderShape("sldNum", [String(number)])}</p:spTree></p:cSld></p:sld>`;
     if (slide.notes) {
       parts[`ppt/slides/_rels/slide${number}.xml.rels`] = relationshipsXml([
         { id: "rId1", type: "notesSlide", target: `../notesSlides/notesSlide${number}.xml` },
