@@ -18,6 +18,13 @@ describe("readOds", () => {
     ]);
   });
 
+  it("refuses, with a reason, a sheet whose repeated filled cells would expand to more than five million", () => {
+    const row = `<table:table-row table:number-rows-repeated="10000">${cell("x", 'office:value-type="string" table:number-columns-repeated="1000"')}</table:table-row>`;
+    expect(() => readOds("bomb.ods", ods(`<table:table table:name="Bomb">${row}</table:table>`), {})).toThrow(
+      "The OpenDocument spreadsheet repeats its filled cells into more than 5 million; it is not read as a table.",
+    );
+  });
+
   it("refuses a password-protected file with a reason", () => {
     expect(() => readOds("budget.ods", ods("", { encrypted: true }), {})).toThrow(
       "The OpenDocument spreadsheet is password-protected: remove the password and upload it again.",

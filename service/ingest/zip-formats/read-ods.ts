@@ -21,6 +21,11 @@ import { openZip, withArticle } from "./zip-archive.ts";
 const formatName = "OpenDocument spreadsheet";
 /** Calc pads a sheet with a million repeated empty rows and thousands of empty columns; only filled ones are kept. */
 const MAX_REPEAT = 10_000;
+/**
+ * Filled cells a document may expand to through repeats: far above a real sheet's (a 200,000-row table of ten
+ * columns holds 2 million), far below what a few hundred bytes of repeat counts can ask for (100 million).
+ */
+const CELL_BUDGET = 5_000_000;
 
 export const readOds: TextReader = (_fileName, bytes): TextExtraction => {
   const archive = openZip(bytes, formatName);
@@ -35,8 +40,9 @@ export const readOds: TextReader = (_fileName, bytes): TextExtraction => {
   if (!spreadsheet)
     throw new SourceReadError(`This is not ${withArticle(formatName)}: its content holds no sheets.`);
   const blocks: TextSourceBlock[] = [];
+  const budget = { cells: CELL_BUDGET };
   for (const table of childElements(spreadsheet, "table")) {
-    for (const block of sheetBlocks(attribute(table, "name") ?? "Sheet", tableRows(table)))
+    for (const block of sheetBlocks(attribute(table, "name") ?? "Sheet", tableRows(table, budget)))
       blocks.push(block);
   }
   const meta = optionalPart(archive, "meta.xml");
@@ -45,7 +51,7 @@ export const readOds: TextReader = (_fileName, bytes): TextExtraction => {
 };
 
 /** Rows with their numbers; rows inside header-row and row-group wrappers count in place. */
-function tableRows(table: XmlElement): SheetRow[] {
+function tableRows(table: XmlElement, budget: { cells: number }): SheetRow[] {
   const rows: SheetRow[] = [];
   let number = 0;
   const visit = (element: XmlElement) => {
@@ -57,8 +63,14 @@ function tableRows(table: XmlElement): SheetRow[] {
       const repeat = Math.max(1, Number(attribute(child, "number-rows-repeated") ?? 1) || 1);
       const cells = rowCells(child);
       if (cells.some((cell) => cell !== "")) {
-        for (let copy = 0; copy < Math.min(repeat, MAX_REPEAT); copy++)
-          rows.push({ number: number + copy + 1, cells });
+        const copies = Math.min(repeat, MAX_REPEAT);
+        budget.cells -= copies * cells.length;
+        if (budget.cells < 0) {
+          throw new SourceReadError(
+            `The ${formatName} repeats its filled cells into more than ${CELL_BUDGET / 1_000_000} million; it is not read as a table.`,
+          );
+        }
+        for (let copy = 0; copy < copies; copy++) rows.push({ number: number + copy + 1, cells });
       }
       number += repeat;
     }

@@ -54,6 +54,16 @@ describe("readXlsx", () => {
     expect(result.warnings).toEqual([]);
   });
 
+  it("refuses, with a reason, rows whose far-off cells would pad the sheet past 20 million cells", () => {
+    const rows = Array.from({ length: 2_000 }, (_, index) => ({
+      r: index + 1,
+      cells: `<c r="XFD${index + 1}"><v>1</v></c>`,
+    }));
+    expect(() => readXlsx("sparse.xlsx", xlsx([{ name: "Sparse", rows }]), {})).toThrow(
+      "The Excel workbook's rows reach out to more than 20 million cells; it is not read as a table.",
+    );
+  });
+
   it("names columns by letter when the first row holds numbers, and warns of formulas saved without values", () => {
     const result = readXlsx(
       "numbers.xlsx",

@@ -3,7 +3,7 @@
  * row number Excel shows. Formulas count as the values Excel saved with them; dates are shown as dates.
  */
 import type { TextReader } from "../text/text-reader.ts";
-import type { TextExtraction, TextSourceBlock } from "../types.ts";
+import { SourceReadError, type TextExtraction, type TextSourceBlock } from "../types.ts";
 import { coreTitle, optionalPart, relationships, requiredPart } from "./package-parts.ts";
 import { columnIndex, type SheetRow, sheetBlocks } from "./sheet-blocks.ts";
 import { excelSerialDate, isDateFormat, numberText } from "./spreadsheet-values.ts";
@@ -37,6 +37,7 @@ export const readXlsx: TextReader = (_fileName, bytes): TextExtraction => {
     dateStyles,
     date1904: date1904 === "1" || date1904 === "true",
     uncached: 0,
+    cells: 0,
   };
   const sheets = path(workbook, "workbook", "sheets");
   const blocks: TextSourceBlock[] = [];
@@ -67,7 +68,15 @@ interface CellContext {
   date1904: boolean;
   /** Formulas met without a saved value. */
   uncached: number;
+  /** Cells of the rows read so far, padding included. */
+  cells: number;
 }
+
+/**
+ * Cells, padding included, the rows of a workbook may reach: far above a real sheet's, far below what a cell
+ * in the last column of every row asks for (16,384 a row).
+ */
+const CELL_BUDGET = 20_000_000;
 
 function sheetRows(data: XmlElement, context: CellContext): SheetRow[] {
   const rows: SheetRow[] = [];
@@ -85,6 +94,12 @@ function sheetRows(data: XmlElement, context: CellContext): SheetRow[] {
       while (cells.length < column) cells.push("");
       cells[column] = cellText(cell, context);
       nextColumn = column + 1;
+    }
+    context.cells += cells.length;
+    if (context.cells > CELL_BUDGET) {
+      throw new SourceReadError(
+        `The Excel workbook's rows reach out to more than ${CELL_BUDGET / 1_000_000} million cells; it is not read as a table.`,
+      );
     }
     rows.push({ number, cells });
   }
