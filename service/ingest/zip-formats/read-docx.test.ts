@@ -73,6 +73,24 @@ describe("readDocx", () => {
     ]);
   });
 
+  it("follows a table with the footnotes its cells refer to, so later notes keep Word's numbers", () => {
+    const noted = (text: string, id: string) =>
+      `<w:p><w:r><w:t>${text}</w:t></w:r><w:r><w:footnoteReference w:id="${id}"/></w:r></w:p>`;
+    const note = (id: string, text: string) =>
+      `<w:footnote w:id="${id}"><w:p><w:r><w:footnoteRef/></w:r><w:r><w:t xml:space="preserve"> ${text}</w:t></w:r></w:p></w:footnote>`;
+    const table = `<w:tbl><w:tr><w:tc>${wordParagraph("Tape")}</w:tc><w:tc>${wordParagraph("Kept")}</w:tc></w:tr><w:tr><w:tc>${wordParagraph("Weekly")}</w:tc><w:tc>${noted("5 weeks", "3")}</w:tc></w:tr></w:tbl>`;
+    const result = read(
+      docx([wordParagraph("Retention", "Heading1"), table, noted("Old tapes are wiped.", "4")].join(""), {
+        footnotes: note("3", "Counted from the last write.") + note("4", "With a degausser."),
+      }),
+    );
+    expect(texts(result.blocks).slice(1)).toEqual([
+      { path: "Retention › Footnote 1", kind: "paragraph", text: "Counted from the last write." },
+      { path: "Retention", kind: "paragraph", text: "Old tapes are wiped." },
+      { path: "Retention › Footnote 2", kind: "paragraph", text: "With a degausser." },
+    ]);
+  });
+
   it("takes the title from the document properties first, and reads headings set by outline level", () => {
     const result = read(
       docx(

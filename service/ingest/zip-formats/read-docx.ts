@@ -119,9 +119,11 @@ class DocxWalker {
     this.flushList();
     const rows: string[][] = [];
     let above: string[] = [];
+    const notes: ReturnType<typeof noteReferences> = [];
     for (const row of throughControls(table, "tr")) {
       const cells: string[] = [];
       for (const cell of throughControls(row, "tc")) {
+        for (const paragraph of cellParagraphs(cell)) notes.push(...noteReferences(paragraph));
         const span = Number(valueAt(cell, "tcPr", "gridSpan") ?? 1) || 1;
         const merge = path(cell, "tcPr", "vMerge");
         // A vertically merged cell shows the text of the cell where the merge starts.
@@ -137,6 +139,8 @@ class DocxWalker {
       rows.push(cells);
     }
     for (const block of tableBlocks(this.#headings.path, tableFromRows(rows))) this.blocks.push(block);
+    // The notes its cells refer to follow the table, in Word's numbering order.
+    for (const note of notes) this.#note(note.kind, note.id);
   }
 
   #styleOf(paragraph: XmlElement): StyleInfo {
