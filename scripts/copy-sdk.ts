@@ -36,7 +36,7 @@ async function filesUnder(folder: string): Promise<string[]> {
 }
 
 /** The files a host copies, relative to sdk/. */
-export async function sdkFiles(adapters: readonly string[]): Promise<string[]> {
+async function sdkFiles(adapters: readonly string[]): Promise<string[]> {
   const left = Object.entries(optionalAdapters)
     .filter(([name]) => !adapters.includes(name))
     .flatMap(([, folders]) => folders);

@@ -30,7 +30,7 @@ export function referenceId(span: CitedSpan): string {
 }
 
 /** The pages the cited sentences lie on, in page order. */
-export function citedPages(span: CitedSpan): number[] {
+function citedPages(span: CitedSpan): number[] {
   const sentences = span.passage.sentences.slice(span.first, span.last + 1);
   const pages = sentences.flatMap((sentence) => (sentence.spans ?? []).map((item) => item.page_index));
   return [...new Set(pages)].sort((a, b) => a - b);

@@ -3,7 +3,7 @@ import type { AskStreamLine } from "../../sdk/core/wire.ts";
 import type { AnswerEvent } from "../answer/answer-question.ts";
 import { wireReference } from "./wire-reference.ts";
 
-export function askStreamLine(event: AnswerEvent): AskStreamLine {
+function askStreamLine(event: AnswerEvent): AskStreamLine {
   switch (event.type) {
     case "status":
       return { type: "status", stage: event.stage, message: event.message };
