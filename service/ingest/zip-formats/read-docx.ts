@@ -3,10 +3,9 @@
  * path; paragraphs, list items and tables become blocks under it; each footnote and endnote follows the
  * paragraph that refers to it, under "Footnote N".
  */
-import type { BlockEvidence } from "../../domain.ts";
 import { HeadingStack } from "../text/heading-stack.ts";
 import { tableBlocks, tableFromRows } from "../text/table-blocks.ts";
-import { listBlocks, paragraphBlocks } from "../text/text-blocks.ts";
+import { listBlocks, paragraphBlocks, proseEvidence } from "../text/text-blocks.ts";
 import type { TextReader } from "../text/text-reader.ts";
 import type { TextExtraction, TextSourceBlock } from "../types.ts";
 import { collapseSpace, coreTitle, optionalPart, requiredPart } from "./package-parts.ts";
@@ -22,7 +21,8 @@ import {
 import { openZip } from "./zip-archive.ts";
 
 const formatName = "Word document";
-const paragraphEvidence: BlockEvidence = { kind: "paragraph" };
+/** A packaged document has no page address: its prose cites the paragraph. */
+const paragraphEvidence = proseEvidence(null);
 
 interface StyleInfo {
   /** 1-based heading level, 0 for the Title style, null for body text. */

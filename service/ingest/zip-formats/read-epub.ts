@@ -2,7 +2,6 @@
  * Reads an EPUB book: its chapters in reading order (the spine), each chapter's title from the table of
  * contents heading the blocks read from its XHTML (headings inside it nest below).
  */
-import type { BlockEvidence } from "../../domain.ts";
 import { htmlBlocks } from "../text/html-blocks.ts";
 import {
   findElement,
@@ -11,6 +10,7 @@ import {
   parseHtmlDocument,
   textContent,
 } from "../text/html-tree.ts";
+import { proseEvidence } from "../text/text-blocks.ts";
 import type { TextReader } from "../text/text-reader.ts";
 import { SourceReadError, type TextExtraction, type TextSourceBlock } from "../types.ts";
 import { collapseSpace, optionalPart, requiredPart, resolvePart } from "./package-parts.ts";
@@ -26,7 +26,8 @@ import {
 import { openZip, type ZipArchive } from "./zip-archive.ts";
 
 const formatName = "EPUB book";
-const paragraphEvidence: BlockEvidence = { kind: "paragraph" };
+/** A packaged document has no page address: its prose cites the paragraph. */
+const paragraphEvidence = proseEvidence(null);
 const CONTENT_TYPES = new Set(["application/xhtml+xml", "text/html"]);
 /** Encryption algorithms that only obfuscate embedded fonts; any other means the book is locked (DRM). */
 const FONT_OBFUSCATION = new Set(["http://www.idpf.org/2008/embedding", "http://ns.adobe.com/pdf/enc#RC"]);

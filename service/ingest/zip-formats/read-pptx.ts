@@ -2,9 +2,8 @@
  * Reads a PowerPoint presentation (.pptx): one slide is one location. Its title names it ("Slide 3: Budget"),
  * its text boxes and tables are blocks under that name, and its speaker notes are blocks under "Notes".
  */
-import type { BlockEvidence } from "../../domain.ts";
 import { tableBlocks, tableFromRows } from "../text/table-blocks.ts";
-import { listBlocks } from "../text/text-blocks.ts";
+import { listBlocks, proseEvidence } from "../text/text-blocks.ts";
 import type { TextReader } from "../text/text-reader.ts";
 import type { TextExtraction, TextSourceBlock } from "../types.ts";
 import { collapseSpace, coreTitle, optionalPart, relationships, requiredPart } from "./package-parts.ts";
@@ -21,7 +20,8 @@ import {
 import { openZip, type ZipArchive } from "./zip-archive.ts";
 
 const formatName = "PowerPoint presentation";
-const paragraphEvidence: BlockEvidence = { kind: "paragraph" };
+/** A packaged document has no page address: its prose cites the paragraph. */
+const paragraphEvidence = proseEvidence(null);
 const TITLE_PLACEHOLDERS = new Set(["title", "ctrTitle"]);
 /** Placeholders that repeat the slide number, date or footer, or stand for the slide picture on a notes page. */
 const SKIPPED_PLACEHOLDERS = new Set(["sldNum", "dt", "ftr", "hdr", "sldImg"]);
