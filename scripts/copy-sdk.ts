@@ -15,8 +15,11 @@ const optionalAdapters: Record<string, readonly string[]> = {
   supabase: ["adapters/supabase", "adapters/supabase-browser"],
 };
 
-/** Tests, recorded fixtures and test support need dev tools or code outside sdk/: a host never gets them. */
-function isTestSupport(relativePath: string): boolean {
+/**
+ * Tests, recorded fixtures and test support (by a path relative to sdk/, "/"-separated): they need dev tools or
+ * code outside sdk/, so a host never gets them, and sdk-imports.test.ts lets them import anything.
+ */
+export function isTestSupport(relativePath: string): boolean {
   const parts = relativePath.split("/");
   return (
     /\.(test|contract)\.tsx?$/.test(relativePath) || parts.includes("fixtures") || parts.includes("testing")
@@ -45,7 +48,7 @@ async function sdkFiles(adapters: readonly string[]): Promise<string[]> {
     path.relative(sdkRoot, file).split(path.sep).join("/"),
   );
   return files
-    .filter((file) => !isTestSupport(file) && !file.startsWith("sdk-"))
+    .filter((file) => !isTestSupport(file))
     .filter((file) => !left.some((folder) => file.startsWith(`${folder}/`)))
     .sort();
 }

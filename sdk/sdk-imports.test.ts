@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { isTestSupport } from "../scripts/copy-sdk.ts";
 
 const sdkRoot = import.meta.dirname;
 /** Peers any SDK folder may import. */
@@ -21,10 +22,8 @@ function peersOf(path: string): string[] {
   return [...sharedPeers, ...own];
 }
 
-/** Tests and their support (recorded fixtures, fakes, contract suites) may import anything. */
 function isTestFile(path: string): boolean {
-  const parts = relative(sdkRoot, path).split(sep);
-  return /\.(test|contract)\.tsx?$/.test(path) || parts.includes("fixtures") || parts.includes("testing");
+  return isTestSupport(relative(sdkRoot, path).split(sep).join("/"));
 }
 
 function sourceFiles(folder: string): string[] {
