@@ -149,7 +149,8 @@ export function useCitedChat(options: UseCitedChatOptions): CitedChat {
   const [error, setError] = useState<Error | null>(null);
   const [lastAsked, setLastAsked] = useState<{ question: string; levels: AskLevels } | null>(null);
   const [failedIn, setFailedIn] = useState<string | null>(null);
-  const [stopper, setStopper] = useState<AbortController | null>(null);
+  // Whether an answer is being written: the ask in flight is `running`, which stop() aborts.
+  const [answering, setAnswering] = useState(false);
   // The ask in flight; cleared when it ends or is let go, so a turn let go updates nothing.
   const running = useRef<AbortController | null>(null);
   const callbacks = useRef(options);
@@ -175,7 +176,7 @@ export function useCitedChat(options: UseCitedChatOptions): CitedChat {
       const controller = new AbortController();
       running.current = controller;
       const current = () => running.current === controller;
-      setStopper(controller);
+      setAnswering(true);
       let turn: CitedChatTurn = {
         key: ++asks,
         startsConversation: conversationId === null,
@@ -227,7 +228,7 @@ export function useCitedChat(options: UseCitedChatOptions): CitedChat {
       }
       if (current()) {
         running.current = null;
-        setStopper(null);
+        setAnswering(false);
       }
       callbacks.current.onFinish?.(turn, failed);
       return taken;
@@ -242,7 +243,7 @@ export function useCitedChat(options: UseCitedChatOptions): CitedChat {
     setCreated(null);
     setLive(null);
     setEarlier([]);
-    setStopper(null);
+    setAnswering(false);
     setError(null);
     setFailedIn(null);
     setLastAsked(null);
@@ -252,19 +253,18 @@ export function useCitedChat(options: UseCitedChatOptions): CitedChat {
     () => [
       ...(initialMessages ?? []).map(storedAsMessage),
       ...earlier.flatMap((turn) => turnMessages(turn, false)),
-      ...(live ? turnMessages(live, stopper !== null) : []),
+      ...(live ? turnMessages(live, answering) : []),
     ],
-    [initialMessages, earlier, live, stopper],
+    [initialMessages, earlier, live, answering],
   );
 
-  const status: CitedChatStatus =
-    stopper !== null
-      ? live?.answer.text || live?.answer.status
-        ? "streaming"
-        : "submitted"
-      : error
-        ? "error"
-        : "ready";
+  const status: CitedChatStatus = answering
+    ? live?.answer.text || live?.answer.status
+      ? "streaming"
+      : "submitted"
+    : error
+      ? "error"
+      : "ready";
 
   return {
     conversationId,
