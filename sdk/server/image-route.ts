@@ -2,13 +2,8 @@
  * `GET /image/{messageId}/{referenceId}`: the uploaded image an `image` reference quotes, only for the user who
  * owns the answer. `GET /passage-image/{token}`: the image of a passage `rag` found for the user.
  */
-import { CitedApiError, HttpProblem } from "../core/index.ts";
-import {
-  mapped,
-  type ReferenceTokenContext,
-  searchTokenFailure,
-  withRenewedToken,
-} from "./reference-token.ts";
+import { HttpProblem } from "../core/index.ts";
+import { type ReferenceTokenContext, searchTokenFailure, withRenewedToken } from "./reference-token.ts";
 import type { ServedImage, ServiceClient } from "./service-client.ts";
 
 /**

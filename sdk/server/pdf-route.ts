@@ -2,14 +2,9 @@
  * `GET /pdf/{messageId}/{referenceId}`: the cited PDF slice, only for the user who owns the answer.
  * `GET /passage-pdf/{token}`: the slice of a passage `rag` found for the user.
  */
-import { CitedApiError, HttpProblem } from "../core/index.ts";
+import { HttpProblem } from "../core/index.ts";
 import { pdfSliceHeaders } from "../core/wire.ts";
-import {
-  mapped,
-  type ReferenceTokenContext,
-  searchTokenFailure,
-  withRenewedToken,
-} from "./reference-token.ts";
+import { type ReferenceTokenContext, searchTokenFailure, withRenewedToken } from "./reference-token.ts";
 import type { PdfSlice, ServiceClient } from "./service-client.ts";
 import type { StoredReference } from "./service-store.ts";
 
