@@ -13,7 +13,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // Rendered for each request, so that Next.js puts this request's nonce on its scripts (proxy.ts).
   await connection();
   return (
-    <html lang="en">
+    <html lang="en" className="cited-follow-system">
       <body className="min-h-screen bg-stone-50 text-stone-900 antialiased dark:bg-stone-950 dark:text-stone-100">
         {children}
       </body>

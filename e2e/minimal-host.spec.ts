@@ -16,6 +16,7 @@ import { type SpawnedService, spawnService } from "../service/testing/spawn-serv
 import { removeTemporaryDirectories, temporaryDirectory } from "../service/testing/temporary-directory.ts";
 import { delayedQueueQuestion, samplePdf } from "./support/app-questions.ts";
 import { freePort, stopProcessGroup, waitUntilAnswering } from "./support/app-stack.ts";
+import { screenshotsAtBothWidths } from "./support/screenshots.ts";
 
 /** Runs a command to its end; a failure carries what it printed. */
 function run(
@@ -159,5 +160,14 @@ test("the minimal host answers with a citation whose PDF page opens with the cit
   await page.getByTestId("cited-citation").first().click();
   await expect(page.getByTestId("cited-pdf-evidence")).toBeVisible({ timeout: 30_000 });
   await expect(page.locator("[data-cited-highlight]").first()).toBeVisible({ timeout: 30_000 });
+  // The default app has no dark theme: in a dark system the answer must stay dark text on its white page.
+  await page.emulateMedia({ colorScheme: "dark" });
+  const answerText = await page
+    .locator(".cited-root")
+    .first()
+    .evaluate((root) => getComputedStyle(root).color);
+  expect(answerText).toBe("rgb(28, 25, 23)");
+  await page.emulateMedia({ colorScheme: "light" });
+  await screenshotsAtBothWidths(page, "minimal-host");
   expect(appLog).not.toContain("Error");
 });
